@@ -1,0 +1,133 @@
+"""``build-lexicon``: source -> filtered word set -> word graph -> one lexicon file."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from literaki_cli import __version__, alphabet, lexfile
+from literaki_cli.variant import Variant
+from literaki_cli.wordrules import WordRules
+from lexicon_build import popular, sources
+from lexicon_build.dawg import build_word_graph
+
+#: The stages a build reports through its ``on_stage`` callback, in order.
+STAGES = ("read", "filter", "popular", "compile", "write")
+
+
+@dataclass
+class BuildReport:
+    """What a build did: the figures ``build-lexicon`` prints and stores in the metadata."""
+
+    output: Path
+    meta: dict
+    kept: int
+    dropped: dict[str, int]
+    popular_count: int
+    arcs: int
+    file_size: int
+    seconds: float
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+def filter_entries(entries: list[str], rules: WordRules) -> tuple[set[str], Counter]:
+    """The distinct playable words of ``entries`` and, per reason, how many were dropped."""
+    kept: set[str] = set()
+    dropped: Counter = Counter()
+    for entry in entries:
+        if rules.is_playable(entry):
+            if entry in kept:
+                dropped["duplicate"] += 1
+            else:
+                kept.add(entry)
+        else:
+            reason = rules.rejection(entry)
+            if reason != "empty":  # blank lines are formatting, not dropped words
+                dropped[reason] += 1
+    return kept, dropped
+
+
+def build_lexicon(
+    source_path: Path,
+    output: Path,
+    variant: Variant,
+    kind: str | None = None,
+    popular_zipf: float = popular.DEFAULT_ZIPF_THRESHOLD,
+    on_stage: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Compile ``source_path`` into the lexicon file ``output`` (written atomically)."""
+    timings: dict[str, float] = {}
+    started = last = time.perf_counter()
+
+    def stage_done(name: str) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        timings[name] = round(now - last, 3)
+        last = now
+        if on_stage:
+            on_stage(name)
+
+    source = sources.read_source(source_path, kind)
+    stage_done("read")
+    rules = WordRules.of(variant)
+    kept, dropped = filter_entries(source.entries, rules)
+    del source.entries
+    stage_done("filter")
+    popular_set = popular.popular_words(kept, popular_zipf)
+    stage_done("popular")
+    code_words = sorted(alphabet.to_code_string(w) for w in kept)
+    popular_codes = sorted(alphabet.to_code_string(w) for w in popular_set)
+    arcs, roots = build_word_graph({"all": code_words, "popular": popular_codes})
+    stage_done("compile")
+    lengths = Counter(len(w) for w in code_words)
+    meta = {
+        "format": "literaki-lexicon",
+        "letters": alphabet.LETTERS,
+        "alphabet": variant.tile_letters,
+        "word_count": len(code_words),
+        "min_length": min(lengths) if lengths else 0,
+        "max_length": max(lengths) if lengths else 0,
+        "length_counts": {str(k): lengths[k] for k in sorted(lengths)},
+        "source": {
+            "name": source.name,
+            "file": source.path.name,
+            "member": source.member,
+            "sha256": source.sha256,
+            "kind": source.kind,
+            "kind_label": sources.KIND_LABELS[source.kind],
+            "encoding": source.encoding,
+            "lines": source.lines,
+        },
+        "rules": {
+            "variant": variant.name,
+            "letters": rules.letters,
+            "min_length": rules.min_length,
+            "max_length": rules.max_length,
+        },
+        "dropped": dict(sorted(dropped.items())),
+        "popular": {
+            "word_count": len(popular_codes),
+            "zipf_threshold": popular_zipf,
+            "frequency_list": f"wordfreq {popular.wordfreq_version()} ({popular.LANGUAGE}, {popular.WORDLIST})",
+        },
+        "graph": {"kind": "dawg", "arcs": int(arcs.shape[0]), "roots": roots},
+        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "tool_version": __version__,
+    }
+    size = lexfile.write_container(output, meta, {"arcs": arcs})
+    stage_done("write")
+    return BuildReport(
+        output=Path(output),
+        meta=meta,
+        kept=len(code_words),
+        dropped=dict(dropped),
+        popular_count=len(popular_codes),
+        arcs=int(arcs.shape[0]),
+        file_size=size,
+        seconds=round(time.perf_counter() - started, 3),
+        stage_seconds=timings,
+    )

@@ -1,0 +1,152 @@
+"""Reading word-list sources, recognised by their content rather than their name.
+
+Accepted: the SJP.PL games dump (zip holding ``slowa.txt`` in UTF-8 or the older
+``slowa-win.txt`` in Windows-1250), the inflections dump (zip or ``odm.txt``, comma-separated
+forms per line), a bare word list (UTF-8, Windows-1250 or ISO-8859-2; CRLF or LF; optionally
+gzip-compressed or inside a tar archive) and a system spelling dictionary such as Debian's
+``/usr/share/dict/polish``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import tarfile
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from literaki_cli.errors import InputError
+
+#: What a source is, as recorded in the lexicon metadata.
+KIND_LABELS = {
+    "sjp-games": "SJP.PL games list (słownik do gier)",
+    "sjp-inflections": "SJP.PL inflections list (odmiany): an approximation of the games list",
+    "spelling-dictionary": "spelling dictionary (not the games list)",
+    "word-list": "word list",
+}
+
+_GAMES_MEMBERS = ("slowa.txt", "slowa-win.txt")
+_INFLECTION_MEMBERS = ("odm.txt",)
+
+# Bytes that tell Windows-1250 from ISO-8859-2: ą Ą ś Ś ź Ź sit at different places.
+_CP1250_ONLY = frozenset(b"\xb9\xa5\x9c\x8c\x9f\x8f")
+_ISO8859_2_ONLY = frozenset(b"\xb1\xa1\xb6\xa6\xbc\xac")
+
+
+@dataclass
+class Source:
+    """A decoded source: its entries (one candidate word each) and where they came from."""
+
+    path: Path
+    sha256: str
+    kind: str
+    encoding: str
+    member: str | None
+    entries: list[str] = field(repr=False)
+    lines: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.path.name if self.member is None else f"{self.path.name}:{self.member}"
+
+
+def detect_encoding(raw: bytes) -> str:
+    """UTF-8 when the bytes decode as UTF-8, else Windows-1250 or ISO-8859-2 by the bytes
+    that only one of them uses for Polish letters."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    try:
+        raw.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    # Bytes 0x80-0x9f are control characters in ISO-8859-2 but letters in Windows-1250.
+    cp1250 = sum(raw.count(bytes([b])) for b in _CP1250_ONLY)
+    iso = sum(raw.count(bytes([b])) for b in _ISO8859_2_ONLY)
+    return "iso-8859-2" if iso > cp1250 else "cp1250"
+
+
+def _pick_member(names: list[str], container: str) -> str:
+    by_base = {PurePosixPath(n).name.lower(): n for n in names if not n.endswith("/")}
+    for wanted in _GAMES_MEMBERS + _INFLECTION_MEMBERS:
+        if wanted in by_base:
+            return by_base[wanted]
+    texts = [n for b, n in by_base.items() if b.endswith(".txt") and b != "readme.txt"]
+    if len(texts) == 1:
+        return texts[0]
+    listed = ", ".join(sorted(by_base)) or "nothing"
+    raise InputError(f"{container}: holds no slowa.txt, slowa-win.txt or odm.txt (it holds: {listed})")
+
+
+def _unpack(path: Path, raw: bytes) -> tuple[bytes, str | None]:
+    """The text bytes of a source file and the archive member they came from."""
+    if raw.startswith(b"PK\x03\x04") or raw.startswith(b"PK\x05\x06"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+                member = _pick_member(zf.namelist(), str(path))
+                return zf.read(member), member
+        except (zipfile.BadZipFile, EOFError) as exc:
+            raise InputError(f"{path}: damaged zip file ({exc})") from None
+    if raw.startswith(b"\x1f\x8b"):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"{path}: damaged gzip file ({exc})") from None
+    if len(raw) > 262 and raw[257:262] == b"ustar":
+        try:
+            with tarfile.open(fileobj=io.BytesIO(raw)) as tf:
+                member = _pick_member(tf.getnames(), str(path))
+                extracted = tf.extractfile(member)
+                if extracted is None:
+                    raise InputError(f"{path}: {member} is not a regular file")
+                return extracted.read(), member
+        except tarfile.TarError as exc:
+            raise InputError(f"{path}: damaged tar archive ({exc})") from None
+    return raw, None
+
+
+def _detect_kind(member: str | None, lines: list[str], path: Path) -> str:
+    base = PurePosixPath(member).name.lower() if member else path.name.lower()
+    if base in _GAMES_MEMBERS:
+        return "sjp-games"
+    sample = lines[:20000]
+    if base in _INFLECTION_MEMBERS or sum(", " in line for line in sample) > len(sample) // 10:
+        return "sjp-inflections"
+    if str(path).startswith("/usr/share/dict/") or any(line[:1].isupper() for line in sample):
+        return "spelling-dictionary"
+    return "word-list"
+
+
+def read_source(path: Path, kind: str | None = None) -> Source:
+    """Read and decode ``path``; ``kind`` (a key of :data:`KIND_LABELS`) overrides detection."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a word list") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    sha256 = hashlib.sha256(raw).hexdigest()
+    data, member = _unpack(path, raw)
+    if b"\0" in data[:65536]:
+        raise InputError(f"{path}{':' + member if member else ''}: binary data, not a word list")
+    encoding = detect_encoding(data)
+    text = data.decode(encoding)
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if kind is None:
+        kind = _detect_kind(member, lines, path)
+    elif kind not in KIND_LABELS:
+        raise InputError(f"unknown source kind {kind!r}; choose one of: {', '.join(KIND_LABELS)}")
+    if kind == "sjp-inflections":
+        entries = [form.strip() for line in lines for form in line.split(",")]
+    else:
+        entries = [line.strip() for line in lines]
+    n_lines = len(lines) - (1 if lines and lines[-1] == "" else 0)
+    return Source(path, sha256, kind, encoding, member, entries, n_lines)

@@ -1,0 +1,5 @@
+"""``python -m literaki_cli``."""
+
+from literaki_cli.cli import run
+
+run()

@@ -1,0 +1,372 @@
+"""The ``literaki`` command: a thin Typer layer that parses arguments and prints.
+
+Every piece of logic lives in importable modules; this file only turns arguments into calls
+and results into text (for humans) or JSON (for scripts).  Exit codes (README, "Exit codes"):
+0 success, 1 a negative answer (an invalid word), 2 bad usage, input or lexicon, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from literaki_cli import __version__
+from literaki_cli.errors import LiterakiError
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+app = typer.Typer(
+    name="literaki",
+    help="Literaki toolkit: lexicon, word checks, scoring, solving and self-play.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+LexiconOption = Annotated[
+    Optional[Path],
+    typer.Option("--lexicon", "-l", help="Lexicon file (default: $LITERAKI_LEXICON, then the user data directory)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+def _colour_enabled(stream) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"literaki {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version_callback, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Literaki toolkit."""
+
+
+# --------------------------------------------------------------------------- build-lexicon
+
+
+@app.command("build-lexicon")
+def build_lexicon_command(
+    source: Annotated[
+        Optional[Path],
+        typer.Argument(help="SJP dump (sjp-YYYYMMDD.zip), odm.txt/zip, or a word list (plain, gzip, tar)."),
+    ] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Lexicon file to write.")] = None,
+    download: Annotated[bool, typer.Option("--download", help="Download the current SJP.PL games dump first.")] = False,
+    url: Annotated[
+        Optional[str], typer.Option("--url", help="Index page or zip address for --download (or $LITERAKI_SJP_URL).")
+    ] = None,
+    kind: Annotated[
+        Optional[str],
+        typer.Option(help="Source kind, overriding detection: sjp-games, sjp-inflections, spelling-dictionary, word-list."),
+    ] = None,
+    popular_zipf: Annotated[
+        Optional[float], typer.Option(help="Zipf frequency a word needs to be 'popular' (default 2.5).")
+    ] = None,
+    variant: Annotated[str, typer.Option(help="Variant whose word rules filter the source.")] = "literaki",
+    rules: Annotated[Optional[Path], typer.Option(help="Variant file (TOML) instead of a built-in variant.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Compile a word list into a lexicon file that loads instantly."""
+    from lexicon_build import build, popular
+    from literaki_cli import lexicon
+    from literaki_cli.variant import load_variant
+    from literaki_cli.errors import InputError
+
+    if (source is None) == (not download):
+        raise InputError("give a SOURCE file or --download (not both)")
+    chosen_variant = load_variant(variant, rules)
+    target = output or lexicon.default_lexicon_path()
+    if download:
+        source = _download(target.parent / "downloads", url)
+    from tqdm import tqdm
+
+    with tqdm(total=len(build.STAGES), desc="building", unit="step", disable=None, leave=False) as bar:
+
+        def on_stage(name: str) -> None:
+            bar.set_postfix_str(name)
+            bar.update(1)
+
+        report = build.build_lexicon(
+            source,
+            target,
+            chosen_variant,
+            kind=kind,
+            popular_zipf=popular.DEFAULT_ZIPF_THRESHOLD if popular_zipf is None else popular_zipf,
+            on_stage=on_stage,
+        )
+    if json_out:
+        typer.echo(
+            json.dumps(
+                {
+                    "output": str(report.output),
+                    "file_size": report.file_size,
+                    "seconds": report.seconds,
+                    "stage_seconds": report.stage_seconds,
+                    "word_count": report.kept,
+                    "dropped": report.dropped,
+                    "popular_count": report.popular_count,
+                    "meta": report.meta,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    _print_build_report(report)
+
+
+def _download(dest: Path, url: str | None) -> Path:
+    from tqdm import tqdm
+
+    from lexicon_build.download import download_dump
+
+    bar = tqdm(unit="B", unit_scale=True, desc="downloading", disable=None, leave=False)
+
+    def on_progress(n: int, total: int | None) -> None:
+        if total and bar.total != total:
+            bar.total = total
+        bar.update(n)
+
+    try:
+        path = download_dump(dest, url, on_progress)
+    finally:
+        bar.close()
+    typer.echo(f"downloaded {path}", err=True)
+    return path
+
+
+def _print_build_report(report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from literaki_cli.wordrules import REASONS
+
+    meta = report.meta
+    console = Console()
+    table = Table(title=f"{meta['source']['name']} ({meta['source']['kind_label']}, {meta['source']['encoding']})")
+    table.add_column("words")
+    table.add_column("count", justify="right")
+    table.add_row("kept", f"{report.kept:,}", style="green")
+    for reason, count in sorted(report.dropped.items(), key=lambda item: -item[1]):
+        table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
+    table.add_row("popular (Zipf >= %g)" % meta["popular"]["zipf_threshold"], f"{report.popular_count:,}")
+    console.print(table)
+    console.print(
+        f"wrote {report.output} ({report.file_size / 1e6:.2f} MB, {report.arcs:,} arcs) in {report.seconds:.1f} s"
+    )
+
+
+# --------------------------------------------------------------------------- lexicon-info
+
+
+@app.command("lexicon-info")
+def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = False) -> None:
+    """Show a lexicon file's metadata: source, word counts, build date."""
+    from literaki_cli.lexicon import Lexicon
+
+    lex = Lexicon.open(lexicon)
+    info = dict(lex.meta)
+    info["path"] = str(lex.path)
+    info["file_size"] = lex.path.stat().st_size
+    if json_out:
+        typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    src = info["source"]
+    rows = [
+        ("file", f"{info['path']} ({info['file_size'] / 1e6:.2f} MB)"),
+        ("source", f"{src['name']} — {src['kind_label']}"),
+        ("source sha256", src["sha256"]),
+        ("words", f"{info['word_count']:,} ({info['min_length']}..{info['max_length']} letters)"),
+        ("popular words", f"{info['popular']['word_count']:,} (Zipf >= {info['popular']['zipf_threshold']:g})"),
+        ("letters", info["alphabet"]),
+        ("built", f"{info['built_at']} by literaki {info['tool_version']}"),
+        ("per length", " ".join(f"{k}:{v}" for k, v in sorted(info["length_counts"].items(), key=lambda kv: int(kv[0])))),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        typer.echo(f"{key:<{width}}  {value}")
+
+
+# --------------------------------------------------------------------------- check-word
+
+
+@app.command("check-word")
+def check_word_command(
+    words: Annotated[Optional[list[str]], typer.Argument(help="Words to check; '-' reads words from stdin.")] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Read words from a file, one per line.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per word (JSON Lines).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing; only the exit code.")] = False,
+    invalid_only: Annotated[bool, typer.Option("--invalid-only", help="Print only the invalid words.")] = False,
+    popular: Annotated[bool, typer.Option("--popular", help="Check against the popular subset instead.")] = False,
+    extensions: Annotated[
+        bool, typer.Option("--extensions", "-e", help="List the lexicon words containing each word (hooks too).")
+    ] = False,
+    limit: Annotated[
+        Optional[int], typer.Option(min=0, help="With --extensions: list at most N containing words (0 = all).")
+    ] = None,
+    lexicon: LexiconOption = None,
+) -> None:
+    """Is a word allowed?  Exit 0 when all are valid, 1 when any is invalid, 2 on errors."""
+    from literaki_cli import wordcheck
+    from literaki_cli.errors import InputError
+    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.wordrules import WordRules
+
+    words = words or []
+    if not words and file is None:
+        raise InputError("give words to check, --file FILE, or '-' to read from stdin")
+    lex = Lexicon.open(lexicon)
+    rules_meta = lex.meta.get("rules", {})
+    rules = WordRules(
+        rules_meta.get("letters", lex.meta["alphabet"]),
+        int(rules_meta.get("min_length", lex.meta["min_length"])),
+        int(rules_meta.get("max_length", lex.meta["max_length"])),
+    )
+    word_set = lex.popular if popular else lex.words
+    lines = _word_lines(words, file)
+    out = sys.stdout
+    colour = _colour_enabled(out)
+    any_invalid = False
+
+    if extensions:
+        verdicts = [v for batch in wordcheck.check_stream(lines, word_set, rules) for v in batch]
+        found = wordcheck.find_extensions([v.normalized for v in verdicts], word_set.text())
+        for v in verdicts:
+            any_invalid |= not v.valid
+            ext = found[v.normalized]
+            if quiet:
+                continue
+            if json_out:
+                record = v.as_dict() | {"extensions": ext.as_dict(limit or None)}
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            else:
+                out.write(_verdict_line(v, colour) + _extensions_text(ext, 20 if limit is None else limit))
+        raise typer.Exit(EXIT_NEGATIVE if any_invalid else EXIT_OK)
+
+    for batch in wordcheck.check_stream(lines, word_set, rules):
+        any_invalid |= not all(v.valid for v in batch)
+        if quiet:
+            continue
+        shown = [v for v in batch if not v.valid] if invalid_only else batch
+        if json_out:
+            out.write("".join(json.dumps(v.as_dict(), ensure_ascii=False) + "\n" for v in shown))
+        else:
+            out.write("".join(_verdict_line(v, colour) for v in shown))
+        out.flush()
+    raise typer.Exit(EXIT_NEGATIVE if any_invalid else EXIT_OK)
+
+
+def _word_lines(words: list[str], file: Path | None):
+    """Every input line: the arguments, then stdin where '-' stands, then the file."""
+    from literaki_cli.errors import InputError
+
+    for word in words:
+        if word == "-":
+            stdin = sys.stdin
+            if stdin is None:
+                raise InputError("'-' given but there is no standard input")
+            yield from stdin
+        else:
+            yield word
+    if file is not None:
+        try:
+            handle = open(file, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"{file}: cannot read: {exc.strerror}") from None
+        with handle:
+            line_no = 0
+            try:
+                for line_no, line in enumerate(handle, 1):
+                    yield line
+            except UnicodeDecodeError:
+                raise InputError(f"{file}:{line_no + 1}: not UTF-8 text") from None
+
+
+def _verdict_line(v, colour: bool) -> str:
+    if v.valid:
+        status = "\x1b[32mvalid\x1b[0m" if colour else "valid"
+        return f"{v.word}\t{status}\n"
+    status = "\x1b[31minvalid\x1b[0m" if colour else "invalid"
+    return f"{v.word}\t{status}\t{v.detail}\n"
+
+
+def _extensions_text(ext, limit: int) -> str:
+    shown = ext.containing if not limit else ext.containing[:limit]
+    more = len(ext.containing) - len(shown)
+    lines = [
+        f"  front hooks: {' '.join(ext.front_hooks) or '-'}",
+        f"  back hooks:  {' '.join(ext.back_hooks) or '-'}",
+        f"  in {len(ext.containing):,} longer words: {' '.join(shown) or '-'}" + (f" … (+{more:,})" if more else ""),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; every error becomes one line on stderr and an exit code, never a traceback."""
+    try:
+        code = app(args=argv, prog_name="literaki", standalone_mode=False)
+    except LiterakiError as exc:
+        _flush_quietly()
+        sys.stderr.write(f"literaki: error: {exc}\n")
+        return exc.exit_code
+    except typer.Exit as exc:
+        _flush_quietly()
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _flush_quietly()
+        sys.stderr.write("literaki: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # a click usage error or an unexpected failure
+        from typer._click.exceptions import ClickException, Abort
+
+        if isinstance(exc, ClickException):
+            exc.show()
+            return exc.exit_code
+        if isinstance(exc, Abort):
+            sys.stderr.write("literaki: aborted\n")
+            return EXIT_INTERRUPTED
+        raise
+    _flush_quietly()
+    return code if isinstance(code, int) else EXIT_OK
+
+
+def _flush_quietly() -> int:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    return 0
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout at exit; point it at devnull so a closed pipe raises nothing more.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

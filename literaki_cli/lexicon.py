@@ -1,0 +1,153 @@
+"""Loading a lexicon file and asking it about words.
+
+A :class:`Lexicon` maps its file (see :mod:`literaki_cli.lexfile`) and exposes the word sets
+it holds as :class:`WordSet` objects: ``lexicon.words`` (every allowed word) and
+``lexicon.popular`` (the words the computer players use).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from literaki_cli import alphabet, lexfile, wordgraph
+from literaki_cli.errors import LexiconError
+
+ENV_VAR = "LITERAKI_LEXICON"
+DEFAULT_FILE_NAME = "sjp.lexicon"
+
+#: Batches up to this many words are looked up interpreted; larger ones compiled.
+COMPILE_THRESHOLD = 256
+
+HOW_TO_GET_ONE = (
+    "build one with 'literaki build-lexicon sjp-YYYYMMDD.zip' (the SJP.PL games list, "
+    "https://sjp.pl/sl/growy/) or 'literaki build-lexicon --download', "
+    f"or pass --lexicon FILE or set ${ENV_VAR}"
+)
+
+
+def default_lexicon_path() -> Path:
+    """Where ``build-lexicon`` writes without ``-o`` and where commands look last."""
+    import platformdirs
+
+    return platformdirs.user_data_path("literaki") / DEFAULT_FILE_NAME
+
+
+def resolve_lexicon_path(explicit: Path | None = None) -> Path:
+    """``--lexicon FILE``, else ``$LITERAKI_LEXICON``, else the default file; error if none."""
+    if explicit is not None:
+        return Path(explicit)
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        return Path(from_env)
+    default = default_lexicon_path()
+    if default.is_file():
+        return default
+    raise LexiconError(f"no lexicon found (looked for {default}): {HOW_TO_GET_ONE}")
+
+
+def encode_many(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Flat letter codes of normalised words, with the start and end of each word.
+
+    A character that is not a letter becomes :data:`wordgraph.NOT_A_LETTER`, which no word
+    contains.  Words must not contain newlines (they are stripped lines).
+    """
+    if not words:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.uint8), empty, empty
+    points = np.frombuffer("\n".join(words).encode("utf-32-le"), dtype=np.uint32)
+    in_table = points < alphabet.CODEPOINT_TABLE_SIZE
+    codes = alphabet.CODEPOINT_TO_CODE[np.where(in_table, points, 0)]
+    codes = np.where(in_table & (codes != 0), codes, wordgraph.NOT_A_LETTER).astype(np.uint8)
+    breaks = np.flatnonzero(points == 10)
+    starts = np.concatenate(([0], breaks + 1)).astype(np.int64)
+    ends = np.concatenate((breaks, [points.shape[0]])).astype(np.int64)
+    return codes, starts, ends
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """One word set of a lexicon file: the arc array and the root of its graph."""
+
+    arcs: np.ndarray
+    root: int
+    count: int
+    max_length: int
+
+    def __contains__(self, word: str) -> bool:
+        return bool(self.lookup([alphabet.normalize(word)])[0])
+
+    def lookup(self, words: list[str]) -> np.ndarray:
+        """For each normalised word: is it in the set?  (Compiled for large batches.)"""
+        codes, starts, ends = encode_many(words)
+        kernel = wordgraph.lookup_words
+        if len(words) > COMPILE_THRESHOLD:
+            kernel = wordgraph.compiled(kernel)
+        return kernel(self.arcs, self.root, codes, starts, ends)
+
+    def code_strings(self) -> list[str]:
+        """Every word as a code string, in Polish alphabetical order."""
+        capacity = self.count * (self.max_length + 1)
+        buf = wordgraph.compiled(wordgraph.enumerate_words)(self.arcs, self.root, self.max_length, capacity)
+        text = buf.tobytes().decode("latin-1")
+        return text.split("\xff")[:-1]
+
+    def text(self) -> str:
+        """Every word, one per line (each followed by a newline), in Polish alphabetical order."""
+        capacity = self.count * (self.max_length + 1)
+        buf = wordgraph.compiled(wordgraph.enumerate_words)(self.arcs, self.root, self.max_length, capacity)
+        return alphabet.decode_buffer(buf)
+
+    def __iter__(self):
+        return iter(self.text().splitlines())
+
+
+class Lexicon:
+    """A lexicon file, memory-mapped."""
+
+    def __init__(self, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        self.path = Path(path)
+        self.meta = meta
+        self._arrays = arrays
+        try:
+            self.arcs = arrays["arcs"]
+            roots = meta["graph"]["roots"]
+            self._roots = {name: int(roots[name]) for name in ("all", "popular")}
+            self.word_count = int(meta["word_count"])
+            self.popular_count = int(meta["popular"]["word_count"])
+            self.max_length = int(meta["max_length"])
+            self.letters = str(meta["letters"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LexiconError(f"{path}: corrupt lexicon file (metadata lacks {exc})") from None
+        if self.letters != alphabet.LETTERS:
+            raise LexiconError(f"{path}: lexicon built for another alphabet; rebuild it")
+        if any(not 0 <= r < self.arcs.shape[0] for r in self._roots.values()):
+            raise LexiconError(f"{path}: corrupt lexicon file (root outside the graph)")
+
+    @classmethod
+    def open(cls, path: Path | None = None, verify: bool = True) -> Lexicon:
+        """Open ``path`` or the lexicon :func:`resolve_lexicon_path` finds."""
+        resolved = resolve_lexicon_path(path)
+        meta, arrays = lexfile.read_container(resolved, verify=verify)
+        return cls(resolved, meta, arrays)
+
+    @cached_property
+    def words(self) -> WordSet:
+        """Every allowed word."""
+        return WordSet(self.arcs, self._roots["all"], self.word_count, self.max_length)
+
+    @cached_property
+    def popular(self) -> WordSet:
+        """The popular subset (the computer players' vocabulary)."""
+        return WordSet(self.arcs, self._roots["popular"], self.popular_count, self.max_length)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.words
+
+    def __repr__(self) -> str:
+        return f"Lexicon({str(self.path)!r}, {self.word_count} words)"
