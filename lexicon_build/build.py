@@ -6,14 +6,14 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
+from lexicon_build import popular, sources
+from lexicon_build.dawg import build_word_graph
 from literaki_cli import __version__, alphabet, lexfile
 from literaki_cli.variant import Variant
 from literaki_cli.wordrules import WordRules
-from lexicon_build import popular, sources
-from lexicon_build.dawg import build_word_graph
 
 #: The stages a build reports through its ``on_stage`` callback, in order.
 STAGES = ("read", "filter", "popular", "compile", "write")
@@ -115,7 +115,7 @@ def build_lexicon(
             "frequency_list": f"wordfreq {popular.wordfreq_version()} ({popular.LANGUAGE}, {popular.WORDLIST})",
         },
         "graph": {"kind": "dawg", "arcs": int(arcs.shape[0]), "roots": roots},
-        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "tool_version": __version__,
     }
     size = lexfile.write_container(output, meta, {"arcs": arcs})

@@ -99,8 +99,10 @@ def _minimise(n_nodes, letter, final, first_child, next_sibling):
             continue
         h = np.uint64(1469598103934665603)
         while child != -1:
-            key = np.uint64(letter[child]) | (np.uint64(final[child]) << np.uint64(6)) | (
-                np.uint64(list_id[child]) << np.uint64(7)
+            key = (
+                np.uint64(letter[child])
+                | (np.uint64(final[child]) << np.uint64(6))
+                | (np.uint64(list_id[child]) << np.uint64(7))
             )
             h = (h ^ key) * np.uint64(1099511628211)
             h ^= h >> np.uint64(29)

@@ -17,7 +17,7 @@ import urllib.request
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlparse
 
 from literaki_cli import __version__
 from literaki_cli.errors import InputError
@@ -70,10 +70,13 @@ def check_dump(data: bytes, url: str) -> str:
     raise DownloadError(f"{url}: the zip holds no slowa.txt ({', '.join(names) or 'it is empty'})")
 
 
-def _read_with_progress(response, on_progress: Callable[[int, int | None], None] | None) -> bytes:
+def _read_with_progress(response, on_progress: Callable[[int, int | None], None] | None, head: bytes = b"") -> bytes:
+    """The whole body; ``head`` is what was already read of it."""
     total = response.headers.get("Content-Length")
     total = int(total) if total and total.isdigit() else None
-    chunks = []
+    chunks = [head]
+    if on_progress and head:
+        on_progress(len(head), total)
     while True:
         chunk = response.read(_CHUNK)
         if not chunk:
@@ -100,13 +103,13 @@ def download_dump(
     url = url or os.environ.get(URL_ENV_VAR) or DEFAULT_INDEX_URL
     with _open(url) as response:
         final_url = response.geturl()
-        content_type = response.headers.get("Content-Type", "")
-        first = response.read(4) if "html" not in content_type else b""
-        if first.startswith(b"PK"):
-            data = first + _read_with_progress(response, on_progress)
+        head = response.read(4)
+        # A zip by its content or by its address (then check_dump says what is wrong with it).
+        if head.startswith(b"PK") or urlparse(final_url).path.lower().endswith(".zip"):
+            data = _read_with_progress(response, on_progress, head)
             zip_url = final_url
         else:
-            page = (first + response.read()).decode("utf-8", errors="replace")
+            page = (head + response.read()).decode("utf-8", errors="replace")
             zip_url = newest_dump_link(page, final_url)
             data = b""
     if not data:

@@ -77,7 +77,7 @@ def _pick_member(names: list[str], container: str) -> str:
     texts = [n for b, n in by_base.items() if b.endswith(".txt") and b != "readme.txt"]
     if len(texts) == 1:
         return texts[0]
-    listed = ", ".join(sorted(by_base)) or "nothing"
+    listed = ", ".join(sorted(by_base.values())) or "nothing"
     raise InputError(f"{container}: holds no slowa.txt, slowa-win.txt or odm.txt (it holds: {listed})")
 
 

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -33,7 +33,7 @@ app = typer.Typer(
 )
 
 LexiconOption = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option("--lexicon", "-l", help="Lexicon file (default: $LITERAKI_LEXICON, then the user data directory)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
@@ -64,30 +64,32 @@ def _root(
 @app.command("build-lexicon")
 def build_lexicon_command(
     source: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Argument(help="SJP dump (sjp-YYYYMMDD.zip), odm.txt/zip, or a word list (plain, gzip, tar)."),
     ] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Lexicon file to write.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Lexicon file to write.")] = None,
     download: Annotated[bool, typer.Option("--download", help="Download the current SJP.PL games dump first.")] = False,
     url: Annotated[
-        Optional[str], typer.Option("--url", help="Index page or zip address for --download (or $LITERAKI_SJP_URL).")
+        str | None, typer.Option("--url", help="Index page or zip address for --download (or $LITERAKI_SJP_URL).")
     ] = None,
     kind: Annotated[
-        Optional[str],
-        typer.Option(help="Source kind, overriding detection: sjp-games, sjp-inflections, spelling-dictionary, word-list."),
+        str | None,
+        typer.Option(
+            help="Source kind, overriding detection: sjp-games, sjp-inflections, spelling-dictionary, word-list."
+        ),
     ] = None,
     popular_zipf: Annotated[
-        Optional[float], typer.Option(help="Zipf frequency a word needs to be 'popular' (default 2.5).")
+        float | None, typer.Option(help="Zipf frequency a word needs to be 'popular' (default 2.5).")
     ] = None,
     variant: Annotated[str, typer.Option(help="Variant whose word rules filter the source.")] = "literaki",
-    rules: Annotated[Optional[Path], typer.Option(help="Variant file (TOML) instead of a built-in variant.")] = None,
+    rules: Annotated[Path | None, typer.Option(help="Variant file (TOML) instead of a built-in variant.")] = None,
     json_out: JsonOption = False,
 ) -> None:
     """Compile a word list into a lexicon file that loads instantly."""
     from lexicon_build import build, popular
     from literaki_cli import lexicon
-    from literaki_cli.variant import load_variant
     from literaki_cli.errors import InputError
+    from literaki_cli.variant import load_variant
 
     if (source is None) == (not download):
         raise InputError("give a SOURCE file or --download (not both)")
@@ -166,7 +168,7 @@ def _print_build_report(report) -> None:
     table.add_row("kept", f"{report.kept:,}", style="green")
     for reason, count in sorted(report.dropped.items(), key=lambda item: -item[1]):
         table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
-    table.add_row("popular (Zipf >= %g)" % meta["popular"]["zipf_threshold"], f"{report.popular_count:,}")
+    table.add_row(f"popular (Zipf >= {meta['popular']['zipf_threshold']:g})", f"{report.popular_count:,}")
     console.print(table)
     console.print(
         f"wrote {report.output} ({report.file_size / 1e6:.2f} MB, {report.arcs:,} arcs) in {report.seconds:.1f} s"
@@ -197,7 +199,10 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
         ("popular words", f"{info['popular']['word_count']:,} (Zipf >= {info['popular']['zipf_threshold']:g})"),
         ("letters", info["alphabet"]),
         ("built", f"{info['built_at']} by literaki {info['tool_version']}"),
-        ("per length", " ".join(f"{k}:{v}" for k, v in sorted(info["length_counts"].items(), key=lambda kv: int(kv[0])))),
+        (
+            "per length",
+            " ".join(f"{k}:{v}" for k, v in sorted(info["length_counts"].items(), key=lambda kv: int(kv[0]))),
+        ),
     ]
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
@@ -209,8 +214,8 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
 
 @app.command("check-word")
 def check_word_command(
-    words: Annotated[Optional[list[str]], typer.Argument(help="Words to check; '-' reads words from stdin.")] = None,
-    file: Annotated[Optional[Path], typer.Option("--file", "-f", help="Read words from a file, one per line.")] = None,
+    words: Annotated[list[str] | None, typer.Argument(help="Words to check; '-' reads words from stdin.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", "-f", help="Read words from a file, one per line.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object per word (JSON Lines).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing; only the exit code.")] = False,
     invalid_only: Annotated[bool, typer.Option("--invalid-only", help="Print only the invalid words.")] = False,
@@ -219,7 +224,7 @@ def check_word_command(
         bool, typer.Option("--extensions", "-e", help="List the lexicon words containing each word (hooks too).")
     ] = False,
     limit: Annotated[
-        Optional[int], typer.Option(min=0, help="With --extensions: list at most N containing words (0 = all).")
+        int | None, typer.Option(min=0, help="With --extensions: list at most N containing words (0 = all).")
     ] = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -293,7 +298,8 @@ def _word_lines(words: list[str], file: Path | None):
         with handle:
             line_no = 0
             try:
-                for line_no, line in enumerate(handle, 1):
+                for line in handle:
+                    line_no += 1
                     yield line
             except UnicodeDecodeError:
                 raise InputError(f"{file}:{line_no + 1}: not UTF-8 text") from None
@@ -339,15 +345,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK
-    except Exception as exc:  # a click usage error or an unexpected failure
-        from typer._click.exceptions import ClickException, Abort
-
-        if isinstance(exc, ClickException):
+    except typer.Abort:
+        sys.stderr.write("literaki: interrupted\n")
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        # A usage error of the (vendored or external) click: it knows how to show itself.
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             return exc.exit_code
-        if isinstance(exc, Abort):
-            sys.stderr.write("literaki: aborted\n")
-            return EXIT_INTERRUPTED
         raise
     _flush_quietly()
     return code if isinstance(code, int) else EXIT_OK

@@ -87,7 +87,7 @@ def parse_variant(text: str, source: str) -> Variant:
     if not 1 <= min_len <= max_len:
         raise InputError(f"{source} [words]: need 1 <= min_length <= max_length, got {min_len}..{max_len}")
     colours = _get(data, "colours", dict, source)
-    for colour, value in colours.items():
+    for colour in colours:
         _get(colours, colour, int, f"{source} [colours]")
     tiles_table = dict(_get(data, "tiles", dict, source))
     blanks = tiles_table.pop("blanks", 0)

@@ -44,7 +44,7 @@ def check_batch(words: list[str], word_set: WordSet, rules: WordRules) -> list[V
     normalized = alphabet.normalize("\n".join(words)).split("\n") if words else []
     found = word_set.lookup(normalized)
     verdicts = []
-    for word, norm, ok in zip(words, normalized, found.tolist()):
+    for word, norm, ok in zip(words, normalized, found.tolist(), strict=True):
         if ok:
             verdicts.append(Verdict(word, norm, True))
             continue

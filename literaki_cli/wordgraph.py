@@ -19,7 +19,7 @@ and compiled with numba for batches, from the same source (:func:`compiled`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

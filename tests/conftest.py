@@ -1,0 +1,83 @@
+"""Shared fixtures: small word lists made here, and the real SJP dump when it is present."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from literaki_cli.variant import load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+SJP_ZIP = Path(os.environ.get("LITERAKI_SJP_ZIP", ROOT.parent / "shared" / "sjp" / "sjp-20260201.zip"))
+SJP_WORD_COUNT = 3_249_383
+
+# A small games-list-like sample: valid words, words to drop, and duplicates.
+SMALL_WORDS = [
+    "aa",
+    "ad",
+    "ala",
+    "alę",
+    "bąk",
+    "bąki",
+    "bąków",
+    "być",
+    "gęślą",
+    "jaźń",
+    "kot",
+    "kota",
+    "kotów",
+    "pchnąć",
+    "zażółcić",
+    "zażółć",
+    "żółw",
+    "żółwie",
+    "źdźbło",
+    "ósmy",
+]
+DROPPED_WORDS = ["quiz", "veto", "taxi", "a", "x", "abcdefghijklmnop"]
+
+
+@pytest.fixture(scope="session")
+def variant():
+    return load_variant()
+
+
+@pytest.fixture(scope="session")
+def sjp_zip() -> Path:
+    if not SJP_ZIP.is_file():
+        pytest.skip(f"real SJP dump not found at {SJP_ZIP} (a fresh clone has no ../shared); CI provides it")
+    return SJP_ZIP
+
+
+@pytest.fixture(scope="session")
+def small_list_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("lists") / "slowa.txt"
+    path.write_bytes("\r\n".join(SMALL_WORDS + DROPPED_WORDS + ["kot"]).encode() + b"\r\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def small_lexicon(tmp_path_factory, small_list_file, variant) -> Path:
+    from lexicon_build.build import build_lexicon
+
+    out = tmp_path_factory.mktemp("lex") / "small.lexicon"
+    build_lexicon(small_list_file, out, variant)
+    return out
+
+
+@pytest.fixture(scope="session")
+def sjp_build(tmp_path_factory, sjp_zip, variant):
+    """The real dump compiled once per test session (about 10 s)."""
+    from lexicon_build.build import build_lexicon
+
+    out = tmp_path_factory.mktemp("sjp") / "sjp.lexicon"
+    return build_lexicon(sjp_zip, out, variant)
+
+
+@pytest.fixture(scope="session")
+def sjp_lexicon(sjp_build):
+    from literaki_cli.lexicon import Lexicon
+
+    return Lexicon.open(sjp_build.output)

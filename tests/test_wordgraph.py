@@ -1,0 +1,97 @@
+"""The compiled word graph accepts exactly the words it was built from."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexicon_build.dawg import build_word_graph
+from literaki_cli import alphabet, wordgraph
+from literaki_cli.lexicon import WordSet, encode_many
+
+LETTERS = "aąbcżź"
+words_strategy = st.sets(st.text(alphabet=LETTERS, min_size=1, max_size=7), max_size=60)
+
+
+def graph_of(*word_sets):
+    named = {f"s{i}": sorted(alphabet.to_code_string(w) for w in ws) for i, ws in enumerate(word_sets)}
+    arcs, roots = build_word_graph(named)
+    return arcs, [WordSet(arcs, roots[f"s{i}"], len(ws), 16) for i, ws in enumerate(word_sets)]
+
+
+def brute_contains(arcs, root, word):
+    """Reference walk written independently of the kernels: decode each sibling list fully."""
+    p = root
+    accepted = False
+    for ch in word:
+        if p == 0:
+            return False
+        siblings = {}
+        while True:
+            arc = int(arcs[p])
+            siblings[arc >> wordgraph.LETTER_SHIFT] = arc
+            if arc & wordgraph.END_BIT:
+                break
+            p += 1
+        arc = siblings.get(alphabet.CODE_OF[ch])
+        if arc is None:
+            return False
+        accepted = bool(arc & wordgraph.ACCEPTS_BIT)
+        p = arc & wordgraph.INDEX_MASK
+    return accepted
+
+
+@settings(max_examples=150, deadline=None)
+@given(words_strategy, words_strategy, st.lists(st.text(alphabet=LETTERS, min_size=1, max_size=8), max_size=40))
+def test_graph_accepts_exactly_its_words(first, second, queries):
+    arcs, (set1, set2) = graph_of(first, second)
+    assert list(set1) == alphabet.polish_sorted(first)
+    assert list(set2) == alphabet.polish_sorted(second)
+    probes = sorted(first | second) + queries
+    expected1 = [w in first for w in probes]
+    expected2 = [w in second for w in probes]
+    assert set1.lookup(probes).tolist() == expected1
+    assert set2.lookup(probes).tolist() == expected2
+    assert [brute_contains(arcs, set1.root, w) for w in probes] == expected1
+    # The compiled kernel agrees with the interpreted one.
+    codes, starts, ends = encode_many(probes)
+    compiled = wordgraph.compiled(wordgraph.lookup_words)
+    assert compiled(arcs, set1.root, codes, starts, ends).tolist() == expected1
+
+
+def test_sibling_lists_are_sorted_and_terminated():
+    arcs, (ws,) = graph_of({"ab", "aż", "ba", "bą", "ąa"})
+    assert arcs[0] & wordgraph.END_BIT
+    p = ws.root
+    letters = []
+    while True:
+        letters.append(int(arcs[p]) >> wordgraph.LETTER_SHIFT)
+        if arcs[p] & wordgraph.END_BIT:
+            break
+        p += 1
+    assert letters == sorted(letters) == [alphabet.CODE_OF[c] for c in "aąb"]
+
+
+def test_minimisation_shares_suffixes():
+    # Twenty words with the same ending: a trie needs >100 arcs, the minimal graph far fewer.
+    words = {f"{a}{b}owanie" for a in "abcde" for b in "ąbcż"}
+    arcs, (ws,) = graph_of(words)
+    assert list(ws) == alphabet.polish_sorted(words)
+    assert arcs.shape[0] < 40
+
+
+def test_empty_set_and_non_letters():
+    arcs, (empty, some) = graph_of(set(), {"ab"})
+    assert empty.root == 0 and list(empty) == []
+    assert empty.lookup(["ab", ""]).tolist() == [False, False]
+    assert some.lookup(["ab", "a", "abc", "a1", "", "ą"]).tolist() == [True, False, False, False, False, False]
+
+
+def test_pack_arc_refuses_overflow():
+    import pytest
+
+    with pytest.raises(OverflowError):
+        wordgraph.pack_arc(1, wordgraph.MAX_LIST_INDEX + 1, True, True)
+    arc = wordgraph.pack_arc(5, 1234, True, False)
+    assert arc >> wordgraph.LETTER_SHIFT == 5 and arc & wordgraph.INDEX_MASK == 1234
+    assert arc & wordgraph.ACCEPTS_BIT and not arc & wordgraph.END_BIT
+    assert np.uint32(arc) == arc
