@@ -271,7 +271,7 @@ def check_word_command(
             continue
         shown = [v for v in batch if not v.valid] if invalid_only else batch
         if json_out:
-            out.write("".join(json.dumps(v.as_dict(), ensure_ascii=False) + "\n" for v in shown))
+            out.write("".join(v.json_line() for v in shown))
         else:
             out.write("".join(_verdict_line(v, colour) for v in shown))
         out.flush()

@@ -6,6 +6,7 @@ a million words costs a few seconds; a handful of words is checked without the c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -14,6 +15,8 @@ import numpy as np
 from literaki_cli import alphabet
 from literaki_cli.lexicon import WordSet
 from literaki_cli.wordrules import WordRules
+
+_quote = json.encoder.encode_basestring  # the C string encoder behind json.dumps(ensure_ascii=False)
 
 #: Words per batch when streaming.
 BATCH_SIZE = 65536
@@ -37,6 +40,13 @@ class Verdict:
             "reason": self.reason,
             "detail": self.detail,
         }
+
+    def json_line(self) -> str:
+        """``json.dumps(self.as_dict())`` plus a newline, written out for speed on big streams."""
+        head = f'{{"word": {_quote(self.word)}, "normalized": {_quote(self.normalized)}, '
+        if self.valid:
+            return head + '"valid": true, "reason": null, "detail": null}\n'
+        return head + f'"valid": false, "reason": {_quote(self.reason)}, "detail": {_quote(self.detail)}}}\n'
 
 
 def check_batch(words: list[str], word_set: WordSet, rules: WordRules) -> list[Verdict]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from literaki_cli.cli import main
 
@@ -172,3 +174,11 @@ def test_broken_pipe_is_quiet(small_lexicon):
     )
     assert proc.stdout == "kot\tvalid\n"
     assert "Traceback" not in proc.stderr and "Error" not in proc.stderr
+
+
+@given(st.text(), st.text(), st.booleans(), st.text())
+def test_fast_json_line_equals_json_dumps(word, normalized, valid, detail):
+    from literaki_cli.wordcheck import Verdict
+
+    verdict = Verdict(word, normalized, valid, None if valid else "not-in-list", None if valid else detail)
+    assert verdict.json_line() == json.dumps(verdict.as_dict(), ensure_ascii=False) + "\n"

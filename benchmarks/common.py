@@ -1,0 +1,74 @@
+"""Helpers shared by the benchmark scripts: the machine description, timing of whole
+processes (wall time and peak RSS through wait4), medians."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SJP_ZIP = Path(os.environ.get("LITERAKI_SJP_ZIP", ROOT.parent / "shared" / "sjp" / "sjp-20260201.zip"))
+
+
+def machine() -> str:
+    """One line naming the CPU, cores, memory and Python: benchmark figures mean little without it."""
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{mem_kb / 2**20:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        mem = "? GiB"
+    return f"{cpu}, {os.cpu_count()} cores, {mem}, Python {platform.python_version()}, {platform.system()}"
+
+
+# A tiny launcher measures the command: a child forked from this (large) benchmark process
+# would report this process's memory as its own peak RSS.
+_LAUNCHER = """
+import json, os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+print(json.dumps([wall, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)]))
+"""
+
+
+def run_process(args: list[str], stdin_path: Path | None = None) -> tuple[float, float, int]:
+    """Run a command to completion, output discarded; returns (wall s, peak RSS MB, exit code)."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, *args], stdin=stdin, capture_output=True, text=True, check=True
+        )
+    finally:
+        if stdin_path:
+            stdin.close()
+    wall, rss, code = json.loads(proc.stdout)
+    return wall, rss, code
+
+
+def median_p90(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+
+
+def require_sjp() -> Path:
+    if not SJP_ZIP.is_file():
+        sys.exit(f"benchmark needs the SJP dump at {SJP_ZIP} (set LITERAKI_SJP_ZIP)")
+    return SJP_ZIP
