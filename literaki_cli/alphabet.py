@@ -67,6 +67,11 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFC", text).lower()
 
 
+def normalize_case_keeping(text: str) -> str:
+    """NFC-normalise without folding case (where case carries meaning, as blanks in moves)."""
+    return unicodedata.normalize("NFC", text)
+
+
 def is_polish_letter(ch: str) -> bool:
     """True for the 32 lower-case letters of the Polish alphabet."""
     return ch in POLISH_LETTERS and len(ch) == 1

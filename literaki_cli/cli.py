@@ -21,6 +21,7 @@ from literaki_cli.errors import LiterakiError
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_ERROR = 2
+EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
 
 app = typer.Typer(
@@ -324,6 +325,162 @@ def _extensions_text(ext, limit: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --------------------------------------------------------------------------- positions and score
+
+VariantOption = Annotated[
+    str | None, typer.Option("--variant", help="Game variant (default: the position's own, else literaki).")
+]
+RulesOption = Annotated[Path | None, typer.Option("--rules", help="Variant file (TOML) with your own rules.")]
+FormatOption = Annotated[
+    str | None, typer.Option("--format", help="Position format: text, cgp, json (default: detect).")
+]
+LenientOption = Annotated[
+    bool, typer.Option("--lenient", help="Tile counts beyond the bag are warnings (hypothetical positions).")
+]
+
+
+def _load_position(position: str, variant: str | None, rules: Path | None, fmt: str | None, lenient: bool):
+    from literaki_cli.position import validate
+    from literaki_cli.positionio import load_position
+    from literaki_cli.variant import load_variant
+
+    chosen = load_variant(variant or "literaki", rules) if (variant or rules) else None
+    pos = load_position(position, chosen, fmt)
+    for warning in validate(pos, lenient=lenient, source=position):
+        sys.stderr.write(f"literaki: warning: {warning}\n")
+    return pos
+
+
+@app.command("show")
+def show_command(
+    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
+    to: Annotated[str | None, typer.Option("--to", help="Write the position as text, cgp or json.")] = None,
+    image: Annotated[Path | None, typer.Option("--image", help="Draw the board to FILE.svg / .png.")] = None,
+    variant: VariantOption = None,
+    rules: RulesOption = None,
+    fmt: FormatOption = None,
+    lenient: LenientOption = False,
+) -> None:
+    """Show a position (board with square colours), or convert it between formats."""
+    from literaki_cli.positionio import write_position
+
+    pos = _load_position(position, variant, rules, fmt, lenient)
+    if image is not None:
+        from literaki_cli.render import write_board_image
+
+        write_board_image(image, pos.board, pos.variant)
+    if to is not None:
+        sys.stdout.write(write_position(pos, to))
+        return
+    from rich.console import Console
+
+    from literaki_cli.render import board_to_rich
+
+    console = Console(highlight=False)
+    console.print(board_to_rich(pos.board, pos.variant))
+    if pos.racks:
+        console.print("racks: " + " / ".join(r.upper() or "-" for r in pos.racks))
+    if pos.scores:
+        console.print("scores: " + " / ".join(map(str, pos.scores)))
+
+
+@app.command("score")
+def score_command(
+    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
+    move: Annotated[list[str], typer.Argument(help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down, '-ABC', '-'.")],
+    rack: Annotated[str | None, typer.Option("--rack", "-r", help="The mover's rack ('?' = blank).")] = None,
+    json_out: JsonOption = False,
+    image: Annotated[
+        Path | None, typer.Option("--image", help="Draw the board with the move to FILE.svg/.png.")
+    ] = None,
+    variant: VariantOption = None,
+    rules: RulesOption = None,
+    fmt: FormatOption = None,
+    lenient: LenientOption = False,
+    lexicon: LexiconOption = None,
+) -> None:
+    """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
+    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.move import Exchange, Pass, Placement, parse_move, rack_needs, take_from_rack
+    from literaki_cli.position import normalize_rack
+    from literaki_cli.scoring import evaluate_placement
+
+    pos = _load_position(position, variant, rules, fmt, lenient)
+    the_rack = normalize_rack(rack) if rack is not None else (pos.rack or None)
+    parsed = parse_move(" ".join(move), pos.variant)
+    if not isinstance(parsed, Placement):
+        problems = []
+        if isinstance(parsed, Exchange) and the_rack is not None:
+            _, missing = take_from_rack(parsed.tiles, the_rack)
+            if missing:
+                problems.append(f"the rack {the_rack.upper()} lacks {missing.upper()}")
+        kind = "pass" if isinstance(parsed, Pass) else "exchange"
+        if json_out:
+            typer.echo(json.dumps({"move": " ".join(move), "kind": kind, "total": 0, "valid": not problems,
+                                   "bingo": 0, "words": [], "problems": problems}, ensure_ascii=False))  # fmt: skip
+        else:
+            typer.echo(f"{kind}: 0 points" + ("" if not problems else " — " + "; ".join(problems)))
+        raise typer.Exit(EXIT_NEGATIVE if problems else EXIT_OK)
+
+    lex = Lexicon.open(lexicon)
+    result = evaluate_placement(pos.board, pos.variant, parsed, the_rack, lex.words.lookup)
+    after = pos.board.copy()
+    for t in result.tiles:
+        after.set_cell(t.row, t.col, t.letter, t.blank)
+    new_squares = {(t.row, t.col) for t in result.tiles}
+    if image is not None:
+        from literaki_cli.render import write_board_image
+
+        write_board_image(image, after, pos.variant, new_squares, title=f"{parsed.text}: {result.total}")
+    leave = take_from_rack(rack_needs(result.tiles), the_rack)[0] if the_rack is not None else None
+    if json_out:
+        report = {
+            "move": parsed.text,
+            "kind": "place",
+            "coord": parsed.coord,
+            "total": result.total,
+            "valid": result.valid,
+            "bingo": result.bingo,
+            "tiles_placed": len(result.tiles),
+            "words": [w.as_dict() for w in result.words],
+            "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in result.tiles],
+            "leave": leave.upper() if leave is not None else None,
+            "problems": result.problems,
+        }
+        typer.echo(json.dumps(report, ensure_ascii=False))
+    else:
+        _print_move_score(parsed, result, after, pos.variant, new_squares, leave)
+    raise typer.Exit(EXIT_OK if result.valid else EXIT_NEGATIVE)
+
+
+def _print_move_score(parsed, result, board, variant, new_squares, leave) -> None:
+    from rich.console import Console
+
+    from literaki_cli.render import board_to_rich
+
+    console = Console(highlight=False)
+    console.print(board_to_rich(board, variant, new_squares))
+    for w in result.words:
+        parts = []
+        for ls in w.letters:
+            shown = ls.letter if ls.blank else ls.letter.upper()
+            if ls.new and ls.value != ls.base:
+                parts.append(f"{shown} {ls.base}→{ls.value} ({ls.square})")
+            elif ls.new and ls.blank:
+                parts.append(f"{shown} 0 (blank)")
+            else:
+                parts.append(f"{shown} {ls.value}")
+        mult = "".join(f" × {f} ({sq})" for sq, f in w.multipliers)
+        mark = "[green]✓[/]" if w.valid else "[red]✗ not in the word list[/]"
+        console.print(f"[bold]{w.word}[/] {w.coord}: " + " + ".join(parts) + f" = {w.letter_sum}{mult} = "
+                      f"[bold]{w.score}[/] {mark}")  # fmt: skip
+    if result.bingo:
+        console.print(f"all {len(result.tiles)} tiles: +{result.bingo}")
+    console.print(f"[bold]total {result.total}[/]" + (f"   leave: {leave.upper() or '-'}" if leave is not None else ""))
+    if result.problems:
+        console.print("[red]not legal:[/] " + "; ".join(result.problems))
+
+
 # --------------------------------------------------------------------------- entry point
 
 
@@ -353,7 +510,14 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             return exc.exit_code
-        raise
+        if os.environ.get("LITERAKI_DEBUG"):
+            raise
+        _flush_quietly()
+        sys.stderr.write(
+            f"literaki: internal error: {type(exc).__name__}: {exc} (a bug: please report it; "
+            "LITERAKI_DEBUG=1 shows the traceback)\n"
+        )
+        return EXIT_INTERNAL
     _flush_quietly()
     return code if isinstance(code, int) else EXIT_OK
 

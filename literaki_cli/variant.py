@@ -1,22 +1,34 @@
-"""Game variants as data: a TOML file per game (``literaki_cli/variants/*.toml``).
+"""Game variants as data: one TOML file per game (``literaki_cli/variants/*.toml``).
 
-This module reads the parts of a variant that every command needs (its name, its tile set and
-the word-length limits that decide which words a lexicon keeps).  A user's own file is loaded
-with ``--rules FILE``; a bad file gets an error naming the key and the problem.
+A variant says everything that differs between games of the family: the board (size, square
+layout, what each kind of square does), the tiles (letters, counts, colours, values, blanks),
+scoring constants (colour multiplier, bingo), rack size, players, exchange rules and word
+limits.  Code never asks *which* game it plays; it reads these values, or the flat tables of
+:class:`ScoringTables` compiled from them.  A user's own file is loaded with ``--rules FILE``;
+a bad file gets an error naming the key and the problem.
 """
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from literaki_cli import alphabet
 from literaki_cli.errors import InputError
 
 DEFAULT_VARIANT = "literaki"
+ACROSS, DOWN = 0, 1
+START, END = 0, 1
+DIRECTIONS = {"across-start": (ACROSS, START), "across-end": (ACROSS, END), "down-start": (DOWN, START),
+              "down-end": (DOWN, END)}  # fmt: skip
+#: Size of per-letter tables: letter codes are 1..35 (see alphabet), padded to 64.
+CODE_SPACE = 64
 
 
 @dataclass(frozen=True)
@@ -28,11 +40,70 @@ class Tile:
 
 
 @dataclass(frozen=True)
+class SquareKind:
+    """What a square does to a newly placed tile (see the [squares] table of a variant)."""
+
+    key: str
+    name: str
+    colour: str | None = None
+    letter_multiplier: int = 1
+    word_multiplier: int = 1
+    directional_word_multiplier: int = 1
+    directions: frozenset[str] = frozenset()
+    effect: str | None = None
+
+    @property
+    def is_plain(self) -> bool:
+        return (
+            self.colour is None
+            and self.letter_multiplier == 1
+            and self.word_multiplier == 1
+            and self.directional_word_multiplier == 1
+            and self.effect is None
+        )
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    rows: int
+    columns: int
+    start: tuple[int, int]  # (row, column), 0-based
+    layout: tuple[str, ...]
+    kinds: dict[str, SquareKind]
+
+    def kind_at(self, row: int, col: int) -> SquareKind:
+        return self.kinds[self.layout[row][col]]
+
+
+@dataclass(frozen=True)
+class ScoringTables:
+    """The rules of scoring as flat arrays, indexed by square ``row * columns + col`` and by
+    letter code: the single source of truth for ``score`` and the move generator."""
+
+    new_tile_value: np.ndarray  # int32 [squares, CODE_SPACE]: a new (non-blank) tile's value there
+    tile_value: np.ndarray  # int32 [CODE_SPACE]: a tile's plain value (tiles placed earlier)
+    word_multiplier: np.ndarray  # int32 [squares]: multiplies every word through a new tile there
+    end_multiplier: np.ndarray  # int32 [2 directions, 2 ends, squares]: x N when a word starts/ends there
+    bingo_tiles: int
+    bingo_bonus: int
+
+
+@dataclass(frozen=True)
 class Variant:
     name: str
     title: str
     tiles: dict[str, Tile]
     blanks: int
+    colours: dict[str, int]
+    board: BoardLayout
+    colour_multiplier: int
+    bingo_tiles: int
+    bingo_bonus: int
+    rack_size: int
+    min_players: int
+    max_players: int
+    exchange_min_bag: int
+    exchange_max_per_player: int
     min_word_length: int
     max_word_length: int
     source: str
@@ -41,6 +112,47 @@ class Variant:
     def tile_letters(self) -> str:
         """The letters that have tiles, in Polish alphabetical order."""
         return "".join(ch for ch in alphabet.POLISH_LETTERS if ch in self.tiles)
+
+    @property
+    def tile_count(self) -> int:
+        """Tiles in the full bag, blanks included."""
+        return sum(t.count for t in self.tiles.values()) + self.blanks
+
+    def value_of(self, letter: str, blank: bool = False) -> int:
+        """Plain value of a tile (0 for a blank or a letter without a tile)."""
+        if blank:
+            return 0
+        tile = self.tiles.get(letter)
+        return tile.value if tile else 0
+
+    @cached_property
+    def tables(self) -> ScoringTables:
+        board = self.board
+        n = board.rows * board.columns
+        tile_value = np.zeros(CODE_SPACE, dtype=np.int32)
+        tile_colour: dict[int, str] = {}
+        for letter, tile in self.tiles.items():
+            code = alphabet.CODE_OF[letter]
+            tile_value[code] = tile.value
+            tile_colour[code] = tile.colour
+        new_tile_value = np.zeros((n, CODE_SPACE), dtype=np.int32)
+        word_multiplier = np.ones(n, dtype=np.int32)
+        end_multiplier = np.ones((2, 2, n), dtype=np.int32)
+        for row in range(board.rows):
+            for col in range(board.columns):
+                sq = row * board.columns + col
+                kind = board.kind_at(row, col)
+                word_multiplier[sq] = kind.word_multiplier
+                for direction in kind.directions:
+                    d, end = DIRECTIONS[direction]
+                    end_multiplier[d, end, sq] = kind.directional_word_multiplier
+                for code, colour in tile_colour.items():
+                    value = int(tile_value[code]) * kind.letter_multiplier
+                    if kind.colour is not None and kind.colour == colour:
+                        value *= self.colour_multiplier
+                    new_tile_value[sq, code] = value
+        return ScoringTables(new_tile_value, tile_value, word_multiplier, end_multiplier,
+                             self.bingo_tiles, self.bingo_bonus)  # fmt: skip
 
 
 def builtin_variants() -> list[str]:
@@ -56,6 +168,8 @@ def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) ->
             text = Path(rules_file).read_text(encoding="utf-8")
         except OSError as exc:
             raise InputError(f"{rules_file}: cannot read rules file: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise InputError(f"{rules_file}: rules file is not UTF-8 text") from None
         return parse_variant(text, str(rules_file))
     if name not in builtin_variants():
         raise InputError(f"unknown variant {name!r}; choose one of: {', '.join(builtin_variants())}")
@@ -63,36 +177,115 @@ def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) ->
     return parse_variant(text, f"{name}.toml")
 
 
-def _get(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in table:
-        raise InputError(f"{where}: missing key '{key}'")
-    value = table[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise InputError(f"{where}: key '{key}' must be an integer, not {value!r}")
-    if not isinstance(value, kind):
-        raise InputError(f"{where}: key '{key}' must be a {kind.__name__}, not {value!r}")
-    return value
+class _Reader:
+    """Typed access to a TOML table with errors that name the file, table and key."""
+
+    def __init__(self, table: dict[str, Any], where: str) -> None:
+        self.table = table
+        self.where = where
+
+    def _fail(self, key: str, problem: str) -> InputError:
+        return InputError(f"{self.where}: key '{key}' {problem}")
+
+    def get(self, key: str, kind: type, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise InputError(f"{self.where}: missing key '{key}'")
+            return default
+        value = self.table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self._fail(key, f"must be an integer, not {value!r}")
+        if not isinstance(value, kind):
+            raise self._fail(key, f"must be a {kind.__name__}, not {value!r}")
+        return value
+
+    def positive(self, key: str, default: Any = ..., minimum: int = 1) -> int:
+        value = self.get(key, int, default)
+        if value < minimum:
+            raise self._fail(key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def sub(self, key: str, required: bool = False) -> _Reader:
+        table = self.get(key, dict) if required else self.get(key, dict, {})
+        return _Reader(table, f"{self.where.split(' [')[0]} [{key}]")
+
+
+def parse_square(key: str, spec: dict[str, Any], colours: dict[str, int], where: str) -> SquareKind:
+    r = _Reader(spec, f"{where} [squares] '{key}'")
+    known = {"name", "colour", "letter_multiplier", "word_multiplier", "directional_word_multiplier",
+             "directions", "effect"}  # fmt: skip
+    for unknown in set(spec) - known:
+        raise InputError(f"{r.where}: unknown key '{unknown}' (known: {', '.join(sorted(known))})")
+    colour = r.get("colour", str, None)
+    if colour is not None and colour not in colours:
+        raise InputError(f"{r.where}: key 'colour' names unknown colour {colour!r} (known: {', '.join(colours)})")
+    directions = r.get("directions", list, [])
+    for d in directions:
+        if d not in DIRECTIONS:
+            raise InputError(f"{r.where}: key 'directions' has {d!r}; use {', '.join(DIRECTIONS)}")
+    directional = r.positive("directional_word_multiplier", 1)
+    if directional != 1 and not directions:
+        raise InputError(f"{r.where}: 'directional_word_multiplier' needs 'directions'")
+    return SquareKind(
+        key=key,
+        name=r.get("name", str, key),
+        colour=colour,
+        letter_multiplier=r.positive("letter_multiplier", 1),
+        word_multiplier=r.positive("word_multiplier", 1),
+        directional_word_multiplier=directional,
+        directions=frozenset(directions),
+        effect=r.get("effect", str, None),
+    )
+
+
+def _parse_board(data: _Reader, colours: dict[str, int], source: str) -> BoardLayout:
+    b = data.sub("board", required=True)
+    rows, columns = b.positive("rows"), b.positive("columns")
+    if columns > 26:
+        raise InputError(f"{b.where}: key 'columns' must be at most 26 (columns are letters a..z), got {columns}")
+    layout = tuple(b.get("layout", list))
+    if len(layout) != rows:
+        raise InputError(f"{b.where}: key 'layout' has {len(layout)} rows, 'rows' says {rows}")
+    squares_table = data.get("squares", dict)
+    kinds = {}
+    for key, spec in squares_table.items():
+        if len(key) != 1:
+            raise InputError(f"{source} [squares]: key {key!r} must be one character")
+        if not isinstance(spec, dict):
+            raise InputError(f"{source} [squares]: key {key!r} must be a table, not {spec!r}")
+        kinds[key] = parse_square(key, spec, colours, source)
+    for r, line in enumerate(layout, 1):
+        if not isinstance(line, str) or len(line) != columns:
+            raise InputError(f"{b.where}: layout row {r} must be a string of {columns} squares, got {line!r}")
+        for c, ch in enumerate(line, 1):
+            if ch not in kinds:
+                raise InputError(f"{b.where}: layout row {r} column {c}: square {ch!r} is not a key of [squares]")
+    from literaki_cli.coords import parse_square as parse_square_name
+
+    start_name = b.get("start", str)
+    try:
+        start = parse_square_name(start_name, rows, columns)
+    except InputError as exc:
+        raise InputError(f"{b.where}: key 'start': {exc}") from None
+    return BoardLayout(rows, columns, start, layout, kinds)
 
 
 def parse_variant(text: str, source: str) -> Variant:
     """Parse and validate a variant TOML document; ``source`` names it in error messages."""
     try:
-        data = tomllib.loads(text)
+        data = _Reader(tomllib.loads(text), source)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{source}: not valid TOML: {exc}") from None
-    name = _get(data, "name", str, source)
-    words = _get(data, "words", dict, source)
-    min_len = _get(words, "min_length", int, f"{source} [words]")
-    max_len = _get(words, "max_length", int, f"{source} [words]")
-    if not 1 <= min_len <= max_len:
-        raise InputError(f"{source} [words]: need 1 <= min_length <= max_length, got {min_len}..{max_len}")
-    colours = _get(data, "colours", dict, source)
-    for colour in colours:
-        _get(colours, colour, int, f"{source} [colours]")
-    tiles_table = dict(_get(data, "tiles", dict, source))
-    blanks = tiles_table.pop("blanks", 0)
-    if isinstance(blanks, bool) or not isinstance(blanks, int) or blanks < 0:
-        raise InputError(f"{source} [tiles]: key 'blanks' must be a non-negative integer, not {blanks!r}")
+    name = data.get("name", str)
+    words = data.sub("words", required=True)
+    min_len, max_len = words.positive("min_length"), words.positive("max_length")
+    if min_len > max_len:
+        raise InputError(f"{words.where}: min_length {min_len} is above max_length {max_len}")
+    colours_reader = data.sub("colours", required=True)
+    colours = {c: colours_reader.positive(c, minimum=0) for c in colours_reader.table}
+    tiles_table = dict(data.get("tiles", dict))
+    blanks = _Reader(tiles_table, f"{source} [tiles]").positive("blanks", 0, minimum=0)
+    tiles_table.pop("blanks", None)
     tiles = {}
     for letter, spec in tiles_table.items():
         where = f"{source} [tiles] key '{letter}'"
@@ -106,11 +299,28 @@ def parse_variant(text: str, source: str) -> Variant:
         if colour not in colours:
             raise InputError(f"{where}: unknown colour {colour!r} (known: {', '.join(colours)})")
         tiles[letter] = Tile(letter, count, colour, colours[colour])
+    board = _parse_board(data, colours, source)
+    scoring = data.sub("scoring")
+    players = data.sub("players")
+    exchange = data.sub("exchange")
+    min_players, max_players = players.positive("min", 2), players.positive("max", 2)
+    if min_players > max_players:
+        raise InputError(f"{players.where}: min {min_players} is above max {max_players}")
     return Variant(
         name=name,
-        title=data.get("title", name),
+        title=data.get("title", str, name),
         tiles=tiles,
         blanks=blanks,
+        colours=colours,
+        board=board,
+        colour_multiplier=scoring.positive("colour_multiplier", 1),
+        bingo_tiles=scoring.positive("bingo_tiles", 7),
+        bingo_bonus=scoring.positive("bingo_bonus", 0, minimum=0),
+        rack_size=data.sub("rack").positive("size", 7),
+        min_players=min_players,
+        max_players=max_players,
+        exchange_min_bag=exchange.positive("min_bag", 7, minimum=0),
+        exchange_max_per_player=exchange.positive("max_per_player", 3, minimum=0),
         min_word_length=min_len,
         max_word_length=max_len,
         source=source,

@@ -1,0 +1,119 @@
+"""A position: the board, the racks, the scores and the count of zero-scoring turns, plus the
+checks that say whether it can occur in a game of the variant."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from literaki_cli import alphabet
+from literaki_cli.board import Board
+from literaki_cli.coords import square_name
+from literaki_cli.errors import InputError
+from literaki_cli.variant import Variant
+
+BLANK = "?"
+
+
+@dataclass
+class Position:
+    variant: Variant
+    board: Board
+    racks: list[str] = field(default_factory=list)  # lower-case letters and '?', player to move first
+    scores: list[int] = field(default_factory=list)
+    zero_turns: int = 0
+    opcodes: dict[str, str] = field(default_factory=dict)  # CGP opcodes kept as read (lex, lm, ...)
+
+    @property
+    def rack(self) -> str:
+        """The rack of the player to move ('' when unknown)."""
+        return self.racks[0] if self.racks else ""
+
+
+def normalize_rack(text: str, where: str = "rack") -> str:
+    """A rack as lower-case letters and '?' blanks; raises on anything else."""
+    rack = alphabet.normalize(text.strip())
+    for i, ch in enumerate(rack, 1):
+        if ch != BLANK and not alphabet.is_polish_letter(ch):
+            raise InputError(f"{where} {text!r}: character {i} {ch!r} is not a Polish letter or '?'")
+    return rack
+
+
+def tile_count_problems(position: Position) -> list[str]:
+    """Where the board and racks hold more of a tile than the bag has (empty when fine)."""
+    variant = position.variant
+    used: Counter = Counter()
+    blanks = 0
+    for _, _, letter, blank in position.board.tiles():
+        if blank:
+            blanks += 1
+        else:
+            used[letter] += 1
+    for rack in position.racks:
+        for ch in rack:
+            if ch == BLANK:
+                blanks += 1
+            else:
+                used[ch] += 1
+    problems = []
+    for letter in alphabet.polish_sorted(used):
+        have = variant.tiles[letter].count if letter in variant.tiles else 0
+        if used[letter] > have:
+            problems.append(f"{used[letter]} x {letter.upper()} on board and racks, the bag has {have}")
+    if blanks > variant.blanks:
+        problems.append(f"{blanks} blanks on board and racks, the bag has {variant.blanks}")
+    for i, rack in enumerate(position.racks):
+        if len(rack) > variant.rack_size:
+            problems.append(f"rack {i + 1} holds {len(rack)} tiles, at most {variant.rack_size}")
+    return problems
+
+
+def disconnected_tiles(board: Board, start: tuple[int, int]) -> list[tuple[int, int]]:
+    """Tiles not joined (through neighbours across or down) to the tile on the start square."""
+    occupied = board.letters != 0
+    if not occupied.any():
+        return []
+    seen = np.zeros_like(occupied)
+    stack = [start] if occupied[start] else []
+    while stack:
+        r, c = stack.pop()
+        if seen[r, c]:
+            continue
+        seen[r, c] = True
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nr, nc = r + dr, c + dc
+            if 0 <= nr < board.rows and 0 <= nc < board.columns and occupied[nr, nc] and not seen[nr, nc]:
+                stack.append((nr, nc))
+    rows, cols = np.nonzero(occupied & ~seen)
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
+
+
+def validate(position: Position, lenient: bool = False, source: str = "position") -> list[str]:
+    """Raise :class:`InputError` for an impossible position; returns warnings.
+
+    Tile counts beyond the bag are errors, or warnings with ``lenient`` (for hypothetical
+    positions).  Tiles cut off from the start square are always errors.
+    """
+    variant = position.variant
+    board = position.board
+    if (board.rows, board.columns) != (variant.board.rows, variant.board.columns):
+        raise InputError(
+            f"{source}: board is {board.rows} x {board.columns}, variant {variant.name} needs "
+            f"{variant.board.rows} x {variant.board.columns}"
+        )
+    for r, c, letter, _ in board.tiles():
+        if letter not in variant.tiles:
+            raise InputError(f"{source}: {square_name(r, c)}: letter {letter.upper()} has no tile in {variant.name}")
+    problems = tile_count_problems(position)
+    if problems and not lenient:
+        raise InputError(f"{source}: {problems[0]} (--lenient accepts it for a hypothetical position)")
+    loose = disconnected_tiles(board, variant.board.start)
+    if loose:
+        start = square_name(*variant.board.start)
+        names = ", ".join(square_name(r, c) for r, c in loose[:5]) + (" ..." if len(loose) > 5 else "")
+        if not board.occupied(*variant.board.start):
+            raise InputError(f"{source}: tiles on the board but none on the start square {start}")
+        raise InputError(f"{source}: tiles not connected to the tiles through {start}: {names}")
+    return problems

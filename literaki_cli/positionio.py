@@ -1,0 +1,281 @@
+"""Reading and writing positions: board text, CGP and JSON, detected on input.
+
+* Board text: one line per row, one character per square (``.`` empty, upper case tile,
+  lower case blank).  Row numbers, a column header, spaces and ``|`` are tolerated.
+* CGP: ``<board> <racks> <scores> <zero-turns> [opcode operands; ...]`` on one line.
+* JSON: ``{"variant", "board": [rows], "racks", "scores", "zero_turns", "opcodes"}``.
+
+Errors name the file, line and column, or the offending value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+from literaki_cli import alphabet
+from literaki_cli.board import EMPTY_CELL, Board
+from literaki_cli.coords import COLUMN_LETTERS
+from literaki_cli.errors import InputError
+from literaki_cli.position import Position, normalize_rack
+from literaki_cli.variant import Variant, load_variant
+
+FORMATS = ("text", "cgp", "json")
+_EMPTY_CELLS = frozenset(".-_·")
+
+
+def detect_format(text: str) -> str:
+    """'json', 'cgp' or 'text', from the content."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return "json"
+    first = stripped.split("\n", 1)[0].split()
+    if first and first[0].count("/") >= 4:
+        return "cgp"
+    return "text"
+
+
+def _parse_cell(ch: str, where: str) -> tuple[str, bool] | None:
+    """(letter, blank) of one board character, None for an empty square."""
+    if ch in _EMPTY_CELLS:
+        return None
+    lower = ch.lower()
+    if alphabet.is_polish_letter(lower):
+        return lower, ch == lower
+    if ch.isalpha():
+        raise InputError(f"{where}: {ch!r} is not a letter of the Polish alphabet")
+    raise InputError(f"{where}: unexpected character {ch!r} (a letter, or '.' for an empty square)")
+
+
+def _is_column_header(line: str, columns: int) -> bool:
+    return line.replace(" ", "").replace("|", "").lower() == COLUMN_LETTERS[:columns]
+
+
+def read_board_text(text: str, variant: Variant, source: str) -> Board:
+    """A board from text rows; tolerant of row numbers, a column header, spaces and '|'."""
+    rows, columns = variant.board.rows, variant.board.columns
+    board = Board.empty(rows, columns)
+    row = 0
+    for line_no, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or _is_column_header(line, columns):
+            continue
+        if row >= rows:
+            raise InputError(f"{source}:{line_no}: more than {rows} board rows")
+        # Strip a leading and a trailing row number (digits), keeping columns for messages.
+        body = re.sub(r"^\s*\d{1,2}(?=[\s|:.]|$)", lambda m: " " * len(m.group()), line.rstrip())
+        body = re.sub(r"(?<=[\s|])\d{1,2}\s*$", "", body)
+        col = 0
+        for pos, ch in enumerate(body, 1):
+            if ch in " \t|":
+                continue
+            where = f"{source}:{line_no}:{pos}"
+            if col >= columns:
+                raise InputError(f"{where}: row {row + 1} has more than {columns} squares")
+            cell = _parse_cell(ch, where)
+            if cell:
+                board.set_cell(row, col, *cell)
+            col += 1
+        if col != columns:
+            raise InputError(f"{source}:{line_no}: row {row + 1} has {col} squares, the board has {columns}")
+        row += 1
+    if row != rows:
+        raise InputError(f"{source}: {row} board rows, the board has {rows}")
+    return board
+
+
+def write_board_text(board: Board, coordinates: bool = False) -> str:
+    """Board text; with ``coordinates`` a column header and row numbers (still readable back)."""
+    rows = board.to_rows()
+    if not coordinates:
+        return "\n".join(rows) + "\n"
+    header = "    " + " ".join(COLUMN_LETTERS[: board.columns])
+    lines = [header] + [f"{r + 1:>2}  " + " ".join(row) for r, row in enumerate(rows)]
+    return "\n".join(lines) + "\n"
+
+
+def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
+    rows, columns = variant.board.rows, variant.board.columns
+    parts = field.split("/")
+    if len(parts) != rows:
+        raise InputError(f"{source}: CGP board has {len(parts)} rows, the board has {rows}")
+    board = Board.empty(rows, columns)
+    for r, part in enumerate(parts):
+        col = 0
+        for m in re.finditer(r"\d+|.", part):
+            token = m.group()
+            where = f"{source}: CGP row {r + 1}, character {m.start() + 1}"
+            if token.isdigit():
+                col += int(token)
+                continue
+            if col >= columns:
+                break
+            cell = _parse_cell(token, where)
+            if cell is None:
+                raise InputError(f"{where}: unexpected {token!r} (CGP writes empty squares as numbers)")
+            board.set_cell(r, col, *cell)
+            col += 1
+        if col != columns:
+            raise InputError(f"{source}: CGP row {r + 1} {part!r} covers {col} squares, the board has {columns}")
+    return board
+
+
+def _write_cgp_board(board: Board) -> str:
+    parts = []
+    for row in board.to_rows():
+        parts.append(re.sub(r"\.+", lambda m: str(len(m.group())), row))
+    return "/".join(parts)
+
+
+def _parse_opcodes(text: str) -> dict[str, str]:
+    opcodes = {}
+    for chunk in text.split(";"):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        name, _, operand = chunk.partition(" ")
+        opcodes[name] = operand.strip()
+    return opcodes
+
+
+def read_cgp(text: str, variant: Variant | None, source: str) -> Position:
+    """A position from one CGP line.  The variant comes from ``variant``, else the ``var`` /
+    ``bdn`` opcode, else the board width."""
+    line = text.strip()
+    if "\n" in line:
+        raise InputError(f"{source}: CGP must be one line")
+    fields = line.split(None, 4)
+    if not fields:
+        raise InputError(f"{source}: empty CGP")
+    board_field = fields[0]
+    rest = fields[1:]
+    racks_field = rest[0] if len(rest) > 0 else ""
+    scores_field = rest[1] if len(rest) > 1 else ""
+    zero_field = rest[2] if len(rest) > 2 else "0"
+    opcodes = _parse_opcodes(rest[3]) if len(rest) > 3 else {}
+    if variant is None:
+        variant = _variant_for_cgp(board_field, opcodes, source)
+    board = _read_cgp_board(board_field, variant, source)
+    racks = [normalize_rack(r, f"{source}: CGP rack") for r in racks_field.split("/")] if racks_field else []
+    racks = racks if any(racks) else []
+    try:
+        scores = [int(s) for s in scores_field.split("/")] if scores_field else []
+    except ValueError:
+        raise InputError(f"{source}: CGP scores {scores_field!r} are not whole numbers") from None
+    if not zero_field.isdigit():
+        raise InputError(f"{source}: CGP zero-turn count {zero_field!r} is not a whole number")
+    return Position(variant, board, racks, scores, int(zero_field), opcodes)
+
+
+def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> Variant:
+    from literaki_cli.variant import builtin_variants
+
+    for key in ("var", "bdn"):
+        name = opcodes.get(key, "").lower()
+        if name in builtin_variants():
+            return load_variant(name)
+    default = load_variant()
+    width = sum(int(t) if t.isdigit() else 1 for t in re.findall(r"\d+|.", board_field.split("/")[0]))
+    if width != default.board.columns:
+        for name in builtin_variants():
+            candidate = load_variant(name)
+            if candidate.board.columns == width:
+                return candidate
+    return default
+
+
+def write_cgp(position: Position) -> str:
+    racks = "/".join(r.upper() for r in position.racks) if position.racks else "/"
+    scores = "/".join(str(s) for s in position.scores) if position.scores else "0/0"
+    opcodes = dict(position.opcodes)
+    opcodes.setdefault("var", position.variant.name)
+    ops = " ".join(f"{k} {v};" for k, v in opcodes.items())
+    return f"{_write_cgp_board(position.board)} {racks} {scores} {position.zero_turns} {ops}".rstrip()
+
+
+def read_json(text: str, variant: Variant | None, source: str) -> Position:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("board"), list):
+        raise InputError(f"{source}: JSON position needs an object with a 'board' list of row strings")
+    if variant is None:
+        variant = load_variant(str(data.get("variant", "literaki")))
+    rows = data["board"]
+    if not all(isinstance(r, str) for r in rows):
+        raise InputError(f"{source}: JSON 'board' must be a list of strings")
+    board = read_board_text("\n".join(rows), variant, f"{source} (JSON board)")
+    racks = data.get("racks", [])
+    scores = data.get("scores", [])
+    if not isinstance(racks, list) or not all(isinstance(r, str) for r in racks):
+        raise InputError(f"{source}: JSON 'racks' must be a list of strings")
+    if not isinstance(scores, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
+        raise InputError(f"{source}: JSON 'scores' must be a list of integers")
+    zero_turns = data.get("zero_turns", 0)
+    if not isinstance(zero_turns, int) or isinstance(zero_turns, bool) or zero_turns < 0:
+        raise InputError(f"{source}: JSON 'zero_turns' must be a non-negative integer")
+    opcodes = data.get("opcodes", {})
+    if not isinstance(opcodes, dict):
+        raise InputError(f"{source}: JSON 'opcodes' must be an object")
+    racks = [normalize_rack(r, f"{source}: JSON rack") for r in racks]
+    return Position(variant, board, racks if any(racks) else [], scores, zero_turns,
+                    {str(k): str(v) for k, v in opcodes.items()})  # fmt: skip
+
+
+def position_to_json(position: Position) -> dict:
+    return {
+        "variant": position.variant.name,
+        "board": position.board.to_rows(),
+        "racks": [r.upper() for r in position.racks],
+        "scores": list(position.scores),
+        "zero_turns": position.zero_turns,
+        "opcodes": dict(position.opcodes),
+    }
+
+
+def read_position(text: str, source: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
+    """Parse a position in ``fmt`` (or the detected format)."""
+    text = unicodedata.normalize("NFC", text.lstrip("\ufeff"))
+    fmt = fmt or detect_format(text)
+    if fmt == "json":
+        return read_json(text, variant, source)
+    if fmt == "cgp":
+        return read_cgp(text, variant, source)
+    if fmt == "text":
+        variant = variant or load_variant()
+        return Position(variant, read_board_text(text, variant, source))
+    raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+
+
+def load_position(arg: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
+    """A position from a file path, '-' (stdin), or a CGP string given directly."""
+    if arg == "-":
+        return read_position(sys.stdin.read(), "<stdin>", variant, fmt)
+    path = Path(arg)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{arg}: not UTF-8 text") from None
+        except OSError as exc:
+            raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
+        return read_position(text, arg, variant, fmt)
+    if "/" in arg and detect_format(arg) == "cgp":
+        return read_position(arg, "CGP argument", variant, fmt or "cgp")
+    raise InputError(f"{arg}: no such position file (give a board text, CGP or JSON file, '-', or a CGP string)")
+
+
+def write_position(position: Position, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(position_to_json(position), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "cgp":
+        return write_cgp(position) + "\n"
+    if fmt == "text":
+        return write_board_text(position.board)
+    raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+
+
+__all__ = ["EMPTY_CELL", "FORMATS", "detect_format", "load_position", "read_position", "write_position"]

@@ -1,0 +1,131 @@
+"""Pictures of a board: in the terminal (rich, square colours) and as SVG/PNG (matplotlib).
+
+Both draw from the same description of each square (:func:`square_look`), so the terminal and
+the image agree.  Colours of the colour squares follow the tile colours of the variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from literaki_cli import alphabet
+from literaki_cli.board import Board
+from literaki_cli.coords import COLUMN_LETTERS
+from literaki_cli.errors import InputError
+from literaki_cli.variant import SquareKind, Variant
+
+#: Fill colours by colour name; a variant's own colour names fall back to grey.
+COLOUR_FILL = {"red": "#d64541", "green": "#3fa34d", "yellow": "#f2c12e", "blue": "#3a7bd5"}
+PLAIN_FILL = "#efe6d2"
+WORD_FILL = {2: "#b784d6", 3: "#6c3483", 4: "#2c3e50"}
+LETTER_FILL = {2: "#9fd3e6", 3: "#2e86c1"}
+EFFECT_FILL = "#555555"
+TILE_FILL = "#fffaf0"
+NEW_TILE_FILL = "#fff176"
+
+
+@dataclass(frozen=True)
+class SquareLook:
+    fill: str
+    label: str  # short text on an empty square ("2×", "3L", "★")
+
+
+def square_look(kind: SquareKind, is_start: bool) -> SquareLook:
+    if kind.colour is not None:
+        fill = COLOUR_FILL.get(kind.colour, "#999999")
+    elif kind.word_multiplier > 1 or kind.directional_word_multiplier > 1:
+        factor = max(kind.word_multiplier, kind.directional_word_multiplier)
+        fill = WORD_FILL.get(factor, "#2c3e50")
+    elif kind.letter_multiplier > 1:
+        fill = LETTER_FILL.get(kind.letter_multiplier, "#2e86c1")
+    elif kind.effect:
+        fill = EFFECT_FILL
+    else:
+        fill = PLAIN_FILL
+    if is_start:
+        label = "★"
+    elif kind.word_multiplier > 1:
+        label = f"{kind.word_multiplier}×"
+    elif kind.directional_word_multiplier > 1:
+        label = f"{kind.directional_word_multiplier}S"
+    elif kind.letter_multiplier > 1:
+        label = f"{kind.letter_multiplier}L"
+    elif kind.effect:
+        label = "W"
+    else:
+        label = ""
+    return SquareLook(fill, label)
+
+
+def _tile_text(board: Board, row: int, col: int) -> str:
+    code = int(board.letters[row, col])
+    letter = alphabet.LETTER_OF[code]
+    return letter if board.blanks[row, col] else letter.upper()
+
+
+def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset()):
+    """A rich renderable of the board, new tiles highlighted."""
+    from rich.text import Text
+
+    text = Text()
+    text.append("    " + "".join(f"{ch:^3}" for ch in COLUMN_LETTERS[: board.columns]) + "\n", style="dim")
+    for r in range(board.rows):
+        text.append(f"{r + 1:>3} ", style="dim")
+        for c in range(board.columns):
+            look = square_look(variant.board.kind_at(r, c), (r, c) == variant.board.start)
+            if board.letters[r, c]:
+                fill = NEW_TILE_FILL if (r, c) in highlight else TILE_FILL
+                text.append(f" {_tile_text(board, r, c)} ", style=f"bold black on {fill}")
+            else:
+                colour = "white" if look.fill not in (PLAIN_FILL, COLOUR_FILL["yellow"]) else "black"
+                text.append(f"{look.label or '·':^3}", style=f"{colour} on {look.fill}")
+        text.append("\n")
+    return text
+
+
+def write_board_image(path: Path, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> None:
+    """Draw the board to ``path``; the format (svg, png, pdf) follows the file extension."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png", "pdf"):
+        raise InputError(f"{path}: image format {fmt!r} not supported (use .svg, .png or .pdf)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    rows, cols = board.rows, board.columns
+    fig, ax = plt.subplots(figsize=(cols * 0.42 + 0.6, rows * 0.42 + 0.9))
+    ax.set_xlim(-0.8, cols)
+    ax.set_ylim(rows, -0.8 - (0.6 if title else 0))
+    ax.set_aspect("equal")
+    ax.axis("off")
+    for c in range(cols):
+        ax.text(c + 0.5, -0.4, COLUMN_LETTERS[c], ha="center", va="center", fontsize=8, color="#555")
+    for r in range(rows):
+        ax.text(-0.4, r + 0.5, str(r + 1), ha="center", va="center", fontsize=8, color="#555")
+        for c in range(cols):
+            look = square_look(variant.board.kind_at(r, c), (r, c) == variant.board.start)
+            ax.add_patch(Rectangle((c, r), 1, 1, facecolor=look.fill, edgecolor="white", linewidth=1))
+            if board.letters[r, c]:
+                fill = NEW_TILE_FILL if (r, c) in highlight else TILE_FILL
+                ax.add_patch(FancyBboxPatch((c + 0.08, r + 0.08), 0.84, 0.84, boxstyle="round,pad=0,rounding_size=0.12",
+                                            facecolor=fill, edgecolor="#333", linewidth=0.8))  # fmt: skip
+                letter = alphabet.LETTER_OF[int(board.letters[r, c])]
+                blank = bool(board.blanks[r, c])
+                ax.text(c + 0.45, r + 0.55, letter if blank else letter.upper(), ha="center", va="center",
+                        fontsize=11, fontweight="bold", color="#888" if blank else "#111")  # fmt: skip
+                if not blank:
+                    ax.text(c + 0.8, r + 0.8, str(variant.value_of(letter)), ha="center", va="center", fontsize=5)
+            elif look.label:
+                ax.text(c + 0.5, r + 0.5, look.label, ha="center", va="center", fontsize=7, color="white")
+    if title:
+        ax.text(cols / 2, -1.1, title, ha="center", va="center", fontsize=10)
+    try:
+        fig.savefig(path, format=fmt, bbox_inches="tight", dpi=150)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write image: {exc.strerror}") from None
+    finally:
+        plt.close(fig)

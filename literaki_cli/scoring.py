@@ -1,0 +1,238 @@
+"""Scoring and legality of a placement, word by word, from the variant's scoring tables.
+
+The tables (:class:`literaki_cli.variant.ScoringTables`) hold every rule as numbers: the value
+of a new tile of each letter on each square (colour triples, letter premiums), the word
+multiplier of each square and the directional start/end multipliers.  This module and the move
+generator read the same tables, so both give the same score for the same move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from literaki_cli import alphabet
+from literaki_cli.board import Board
+from literaki_cli.coords import position_name, square_name
+from literaki_cli.move import Tile
+from literaki_cli.variant import ACROSS, DOWN, END, START, Variant
+
+STEP = {ACROSS: (0, 1), DOWN: (1, 0)}
+DIRECTION_NAMES = {ACROSS: "across", DOWN: "down"}
+
+
+@dataclass
+class LetterScore:
+    row: int
+    col: int
+    letter: str
+    blank: bool
+    new: bool
+    base: int  # the tile's plain value
+    value: int  # what it counts in this word (premiums of new tiles applied)
+    square: str  # the square kind's name ("red", "word x2", ...)
+
+    def as_dict(self) -> dict:
+        return {
+            "square": square_name(self.row, self.col),
+            "letter": self.letter if self.blank else self.letter.upper(),
+            "blank": self.blank,
+            "new": self.new,
+            "base": self.base,
+            "value": self.value,
+            "premium": self.square if self.new else None,
+        }
+
+
+@dataclass
+class WordScore:
+    row: int
+    col: int
+    direction: int
+    letters: list[LetterScore]
+    multipliers: list[tuple[str, int]]  # (square, factor) of each word multiplier applied
+    valid: bool | None = None
+
+    @property
+    def word(self) -> str:
+        """The word with tiles in upper case and blanks in lower case."""
+        return "".join(ls.letter if ls.blank else ls.letter.upper() for ls in self.letters)
+
+    @property
+    def plain_word(self) -> str:
+        return "".join(ls.letter for ls in self.letters)
+
+    @property
+    def letter_sum(self) -> int:
+        return sum(ls.value for ls in self.letters)
+
+    @property
+    def multiplier(self) -> int:
+        product = 1
+        for _, factor in self.multipliers:
+            product *= factor
+        return product
+
+    @property
+    def score(self) -> int:
+        return self.letter_sum * self.multiplier
+
+    @property
+    def coord(self) -> str:
+        return position_name(self.row, self.col, self.direction)
+
+    def as_dict(self) -> dict:
+        return {
+            "word": self.word,
+            "score": self.score,
+            "valid": self.valid,
+            "coord": self.coord,
+            "direction": DIRECTION_NAMES[self.direction],
+            "letters": [ls.as_dict() for ls in self.letters],
+            "letter_sum": self.letter_sum,
+            "multipliers": [{"square": sq, "factor": f} for sq, f in self.multipliers],
+            "multiplier": self.multiplier,
+        }
+
+
+@dataclass
+class MoveScore:
+    tiles: list[Tile]
+    words: list[WordScore]
+    bingo: int
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(w.score for w in self.words) + self.bingo
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def _run(board: Board, new: dict[tuple[int, int], Tile], row: int, col: int, direction: int) -> list[tuple[int, int]]:
+    """The squares of the unbroken line of tiles (old and new) through (row, col)."""
+    dr, dc = STEP[direction]
+
+    def filled(r: int, c: int) -> bool:
+        return (r, c) in new or board.occupied(r, c)
+
+    r, c = row, col
+    while filled(r - dr, c - dc):
+        r, c = r - dr, c - dc
+    squares = []
+    while filled(r, c):
+        squares.append((r, c))
+        r, c = r + dr, c + dc
+    return squares
+
+
+def _word(board: Board, variant: Variant, new: dict[tuple[int, int], Tile], squares, direction: int) -> WordScore:
+    tables = variant.tables
+    columns = board.columns
+    letters = []
+    multipliers = []
+    for r, c in squares:
+        sq = r * columns + c
+        kind = variant.board.kind_at(r, c)
+        tile = new.get((r, c))
+        if tile is not None:
+            code = alphabet.CODE_OF[tile.letter]
+            base = 0 if tile.blank else int(tables.tile_value[code])
+            value = 0 if tile.blank else int(tables.new_tile_value[sq, code])
+            letters.append(LetterScore(r, c, tile.letter, tile.blank, True, base, value, kind.name))
+            if tables.word_multiplier[sq] != 1:
+                multipliers.append((square_name(r, c), int(tables.word_multiplier[sq])))
+        else:
+            code = int(board.letters[r, c])
+            blank = bool(board.blanks[r, c])
+            base = 0 if blank else int(tables.tile_value[code])
+            letters.append(LetterScore(r, c, alphabet.LETTER_OF[code], blank, False, base, base, kind.name))
+    for end, (r, c) in ((START, squares[0]), (END, squares[-1])):
+        sq = r * columns + c
+        if (r, c) in new and tables.end_multiplier[direction, end, sq] != 1:
+            multipliers.append((square_name(r, c), int(tables.end_multiplier[direction, end, sq])))
+    return WordScore(squares[0][0], squares[0][1], direction, letters, multipliers)
+
+
+def score_tiles(board: Board, variant: Variant, tiles: list[Tile], direction: int = ACROSS) -> MoveScore:
+    """Every word the new ``tiles`` form on ``board``, scored, with the rule violations found.
+
+    ``direction`` only matters for a single tile (which line is the main word); words of one
+    letter are not words.  Lexicon checks are the caller's (see :func:`check_words`).
+    """
+    problems: list[str] = []
+    new = {(t.row, t.col): t for t in tiles}
+    if len(new) != len(tiles):
+        problems.append("two tiles on one square")
+    for t in tiles:
+        if board.occupied(t.row, t.col):
+            problems.append(f"{square_name(t.row, t.col)} is already occupied")
+    rows = {t.row for t in tiles}
+    cols = {t.col for t in tiles}
+    if len(tiles) > 1:
+        if len(rows) == 1:
+            direction = ACROSS
+        elif len(cols) == 1:
+            direction = DOWN
+        else:
+            problems.append("the tiles are not in one row or one column")
+    # The main line: every run along the direction that holds a new tile (one, when legal).
+    runs = {tuple(run) for t in tiles for run in [_run(board, new, t.row, t.col, direction)]}
+    if len(tiles) > 1 and len(runs) > 1:
+        problems.append("the tiles and the tiles between them do not form one unbroken word")
+    words = [_word(board, variant, new, list(run), direction) for run in sorted(runs) if len(run) >= 2]
+    cross = DOWN if direction == ACROSS else ACROSS
+    for t in sorted(tiles, key=lambda t: (t.row, t.col)):
+        squares = _run(board, new, t.row, t.col, cross)
+        if len(squares) >= 2:
+            words.append(_word(board, variant, new, squares, cross))
+    if not words:
+        problems.append("the move forms no word of two or more letters")
+    if board.is_empty():
+        start = variant.board.start
+        if start not in new:
+            problems.append(f"the first move must cover the start square {square_name(*start)}")
+        if len(tiles) < 2:
+            problems.append("the first move must lay at least two letters")
+    elif not any(not ls.new for w in words for ls in w.letters):
+        problems.append("the move does not touch any tile on the board")
+    for w in words:
+        if len(w.letters) > variant.max_word_length:
+            problems.append(f"{w.word} is longer than {variant.max_word_length} letters")
+    bingo = variant.bingo_bonus if len(tiles) == variant.bingo_tiles else 0
+    return MoveScore(tiles, words, bingo, problems)
+
+
+def check_words(move: MoveScore, lookup) -> None:
+    """Mark each word valid or not with ``lookup(list_of_words) -> bools``; add a problem per
+    invalid word (the move is still scored, so a player sees what it would be worth)."""
+    found = lookup([w.plain_word for w in move.words]) if move.words else []
+    for w, ok in zip(move.words, found, strict=True):
+        w.valid = bool(ok)
+        if not ok:
+            move.problems.append(f"{w.word} is not in the word list")
+
+
+def evaluate_placement(board: Board, variant: Variant, placement, rack: str | None, lookup) -> MoveScore:
+    """Resolve, score and judge a written placement: the full report ``score`` prints.
+
+    ``rack`` (when known) must hold the tiles; ``lookup`` checks the words in the lexicon.
+    """
+    from literaki_cli.move import rack_needs, resolve, take_from_rack
+
+    tiles = resolve(placement, board)
+    result = score_tiles(board, variant, tiles, placement.direction)
+    dr, dc = STEP[placement.direction]
+    written = [(placement.row + dr * i, placement.col + dc * i) for i in range(len(placement.tokens))]
+    main = next((w for w in result.words if w.direction == placement.direction), None)
+    if main is not None and len(main.letters) > len(written):
+        result.problems.append(
+            f"the word runs on into the tiles beyond {placement.text.split()[1]}: it is {main.word} at {main.coord}"
+        )
+    if rack is not None:
+        _, missing = take_from_rack(rack_needs(tiles), rack)
+        if missing:
+            result.problems.append(f"the rack {rack.upper()} lacks {missing.upper()}")
+    check_words(result, lookup)
+    return result
