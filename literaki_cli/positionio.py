@@ -263,7 +263,7 @@ def load_position(arg: str, variant: Variant | None = None, fmt: str | None = No
         except OSError as exc:
             raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
         return read_position(text, arg, variant, fmt)
-    if "/" in arg and detect_format(arg) == "cgp":
+    if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
         return read_position(arg, "CGP argument", variant, fmt or "cgp")
     raise InputError(f"{arg}: no such position file (give a board text, CGP or JSON file, '-', or a CGP string)")
 

@@ -21,8 +21,9 @@ PLAIN_FILL = "#efe6d2"
 WORD_FILL = {2: "#b784d6", 3: "#6c3483", 4: "#2c3e50"}
 LETTER_FILL = {2: "#9fd3e6", 3: "#2e86c1"}
 EFFECT_FILL = "#555555"
-TILE_FILL = "#fffaf0"
-NEW_TILE_FILL = "#fff176"
+BLANK_TILE_FILL = "#fffaf0"
+#: Literaki's tiles are coloured: a tile's face is a light tint of its colour.
+TILE_TINT = {"red": "#f4b4b2", "green": "#b5dfbb", "yellow": "#fbe7a1", "blue": "#b3ccf2"}
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,14 @@ def _tile_text(board: Board, row: int, col: int) -> str:
     return letter if board.blanks[row, col] else letter.upper()
 
 
+def tile_fill(board: Board, variant: Variant, row: int, col: int) -> str:
+    """The face colour of the tile on (row, col): its colour's tint, white for a blank."""
+    if board.blanks[row, col]:
+        return BLANK_TILE_FILL
+    tile = variant.tiles.get(alphabet.LETTER_OF[int(board.letters[row, col])])
+    return TILE_TINT.get(tile.colour, BLANK_TILE_FILL) if tile else BLANK_TILE_FILL
+
+
 def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset()):
     """A rich renderable of the board, new tiles highlighted."""
     from rich.text import Text
@@ -75,8 +84,10 @@ def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]
         for c in range(board.columns):
             look = square_look(variant.board.kind_at(r, c), (r, c) == variant.board.start)
             if board.letters[r, c]:
-                fill = NEW_TILE_FILL if (r, c) in highlight else TILE_FILL
-                text.append(f" {_tile_text(board, r, c)} ", style=f"bold black on {fill}")
+                new = " underline reverse" if (r, c) in highlight else ""
+                text.append(
+                    f" {_tile_text(board, r, c)} ", style=f"bold black on {tile_fill(board, variant, r, c)}{new}"
+                )
             else:
                 colour = "white" if look.fill not in (PLAIN_FILL, COLOUR_FILL["yellow"]) else "black"
                 text.append(f"{look.label or '·':^3}", style=f"{colour} on {look.fill}")
@@ -110,9 +121,13 @@ def write_board_image(path: Path, board: Board, variant: Variant, highlight=froz
             look = square_look(variant.board.kind_at(r, c), (r, c) == variant.board.start)
             ax.add_patch(Rectangle((c, r), 1, 1, facecolor=look.fill, edgecolor="white", linewidth=1))
             if board.letters[r, c]:
-                fill = NEW_TILE_FILL if (r, c) in highlight else TILE_FILL
-                ax.add_patch(FancyBboxPatch((c + 0.08, r + 0.08), 0.84, 0.84, boxstyle="round,pad=0,rounding_size=0.12",
-                                            facecolor=fill, edgecolor="#333", linewidth=0.8))  # fmt: skip
+                new = (r, c) in highlight
+                face = FancyBboxPatch(
+                    (c + 0.08, r + 0.08), 0.84, 0.84, boxstyle="round,pad=0,rounding_size=0.12",
+                    facecolor=tile_fill(board, variant, r, c), edgecolor="#000" if new else "#555",
+                    linewidth=2.4 if new else 0.8,
+                )  # fmt: skip
+                ax.add_patch(face)
                 letter = alphabet.LETTER_OF[int(board.letters[r, c])]
                 blank = bool(board.blanks[r, c])
                 ax.text(c + 0.45, r + 0.55, letter if blank else letter.upper(), ha="center", va="center",

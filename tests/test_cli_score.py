@@ -1,0 +1,138 @@
+"""`literaki score` and `literaki show` end to end."""
+
+import json
+
+import pytest
+
+from lexicon_build.build import build_lexicon
+from literaki_cli.cli import main
+
+WORDS = ["żółw", "żółwie", "kot", "koty", "ok", "za", "aż", "ta"]
+EMPTY = "\n".join(["." * 15] * 15) + "\n"
+
+
+@pytest.fixture(scope="module")
+def lexicon(tmp_path_factory, variant):
+    folder = tmp_path_factory.mktemp("score")
+    source = folder / "words.txt"
+    source.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    return build_lexicon(source, folder / "w.lexicon", variant).output
+
+
+@pytest.fixture
+def boards(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text(EMPTY, encoding="utf-8")
+    rows = ["." * 15] * 15
+    rows[7] = ".......ŻÓŁW...."
+    played = tmp_path / "played.txt"
+    played.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return empty, played
+
+
+def score(capsys, lexicon, *args):
+    code = main(["score", "--lexicon", str(lexicon), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_first_move_json(capsys, lexicon, boards):
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "8H", "ŻÓŁW", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["total"] == 30 and report["valid"] is True and report["bingo"] == 0
+    assert [(w["word"], w["score"]) for w in report["words"]] == [("ŻÓŁW", 30)]
+    assert report["placed"][0] == {"row": 7, "col": 7, "letter": "ż", "blank": False}
+    assert report["words"][0]["letters"][0] == {
+        "square": "h8",
+        "letter": "Ż",
+        "blank": False,
+        "new": True,
+        "base": 5,
+        "value": 15,
+        "premium": "red",
+    }
+
+
+def test_through_tiles_and_rack(capsys, lexicon, boards):
+    code, out, _ = score(capsys, lexicon, str(boards[1]), "8H ....IE", "--json", "--rack", "EIKOTAZ")
+    report = json.loads(out)
+    assert code == 0 and report["total"] == 5 + 5 + 3 + 1 + 1 + 3 and report["leave"] == "KOTAZ"
+    code, out, _ = score(capsys, lexicon, str(boards[1]), "8H ŻÓŁWIE", "--json", "--rack", "ABC")
+    report = json.loads(out)
+    assert code == 1 and report["valid"] is False and "lacks IE" in report["problems"][0]
+
+
+def test_invalid_word_is_scored_and_exits_1(capsys, lexicon, boards):
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "8H ŻÓWŁ", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["valid"] is False and report["total"] == 15 + 5 + 1 + 3
+    assert report["words"][0]["valid"] is False and "not in the word list" in report["problems"][0]
+
+
+def test_human_output(capsys, lexicon, boards):
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "8H ŻÓŁW")
+    assert code == 0
+    assert "ŻÓŁW 8H: Ż 5→15 (red) + Ó 5 + Ł 3→9 (blue) + W 1 = 30 = 30" in out
+    assert "total 30" in out
+
+
+def test_cgp_argument_and_rack_from_position(capsys, lexicon):
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ŻÓŁWABC/ 0/0 0"
+    code, out, _ = score(capsys, lexicon, cgp, "8G ŻÓŁW", "--json")
+    assert code == 0  # g8..j8 covers h8
+    report = json.loads(out)
+    assert report["leave"] == "ABC"
+
+
+def test_images(capsys, lexicon, boards, tmp_path):
+    for name in ("move.svg", "move.png"):
+        code, _, _ = score(capsys, lexicon, str(boards[0]), "8H ŻÓŁW", "--json", "--image", str(tmp_path / name))
+        assert code == 0 and (tmp_path / name).stat().st_size > 1000
+    assert (tmp_path / "move.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "move.png").read_bytes()[:4] == b"\x89PNG"
+    code, _, err = score(capsys, lexicon, str(boards[0]), "8H ŻÓŁW", "--image", str(tmp_path / "x.gif"))
+    assert code == 2 and "not supported" in err
+
+
+def test_errors(capsys, lexicon, tmp_path, boards):
+    bad = tmp_path / "bad.txt"
+    rows = ["." * 15] * 15
+    rows[3] = "...Q..........."
+    bad.write_text("\n".join(rows), encoding="utf-8")
+    code, _, err = score(capsys, lexicon, str(bad), "8H KOT")
+    assert code == 2 and f"{bad}:4:4: 'Q' is not a letter" in err and err.count("\n") == 1
+    code, _, err = score(capsys, lexicon, str(boards[1]), "8H KOT")
+    assert code == 2 and "h8 holds Ż, the move writes K" in err
+    code, _, err = score(capsys, lexicon, str(tmp_path / "none.txt"), "8H KOT")
+    assert code == 2 and "no such position file" in err
+
+
+def test_lenient_turns_counts_into_warnings(capsys, lexicon, tmp_path):
+    rows = ["." * 15] * 15
+    rows[7] = ".......ŻŻ....."[:15].ljust(15, ".")
+    pos = tmp_path / "p.txt"
+    pos.write_text("\n".join(rows), encoding="utf-8")
+    code, _, err = score(capsys, lexicon, str(pos), "9H A", "--json")
+    assert code == 2 and "2 x Ż" in err
+    code, _, err = score(capsys, lexicon, str(pos), "9H A", "--json", "--lenient")
+    assert code == 1 and "warning: 2 x Ż" in err
+
+
+def test_pass_and_exchange(capsys, lexicon, boards):
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "-", "--json")
+    assert code == 0 and json.loads(out)["total"] == 0
+    code, _, err = score(capsys, lexicon, str(boards[0]), "--rack", "ABC", "--", "-ABX")
+    assert code == 2 and "'x' is not a Polish letter" in err
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "--rack", "ABC", "--", "-ABD")
+    assert code == 1 and "lacks D" in out
+    code, out, _ = score(capsys, lexicon, str(boards[0]), "exchange", "AB", "--rack", "ABC")
+    assert code == 0 and "exchange: 0 points" in out
+
+
+def test_show_converts(capsys, boards):
+    assert main(["show", str(boards[1]), "--to", "cgp"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("15/15/15/15/15/15/15/7ŻÓŁW4/")
+    assert main(["show", out.strip(), "--to", "text"]) == 0
+    assert capsys.readouterr().out == boards[1].read_text(encoding="utf-8")
