@@ -81,7 +81,10 @@ def build_lexicon(
     stage_done("popular")
     code_words = sorted(alphabet.to_code_string(w) for w in kept)
     popular_codes = sorted(alphabet.to_code_string(w) for w in popular_set)
-    arcs, roots = build_word_graph({"all": code_words, "popular": popular_codes})
+    arcs, roots = build_word_graph(
+        {"all": code_words, "popular": popular_codes},
+        gaddags={"gaddag": code_words, "popular_gaddag": popular_codes},
+    )
     stage_done("compile")
     lengths = Counter(len(w) for w in code_words)
     meta = {
@@ -114,7 +117,7 @@ def build_lexicon(
             "zipf_threshold": popular_zipf,
             "frequency_list": f"wordfreq {popular.wordfreq_version()} ({popular.LANGUAGE}, {popular.WORDLIST})",
         },
-        "graph": {"kind": "dawg", "arcs": int(arcs.shape[0]), "roots": roots},
+        "graph": {"kind": "dawg+gaddag", "arcs": int(arcs.shape[0]), "roots": roots},
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "tool_version": __version__,
     }

@@ -32,7 +32,7 @@ import numpy as np
 from literaki_cli.errors import LexiconError
 
 MAGIC = b"LITRKLEX"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _PREFIX = struct.Struct("<8sIIII")
 _ALIGN = 8
 

@@ -117,7 +117,7 @@ class Lexicon:
         try:
             self.arcs = arrays["arcs"]
             roots = meta["graph"]["roots"]
-            self._roots = {name: int(roots[name]) for name in ("all", "popular")}
+            self._roots = {name: int(roots[name]) for name in ("all", "popular", "gaddag", "popular_gaddag")}
             self.word_count = int(meta["word_count"])
             self.popular_count = int(meta["popular"]["word_count"])
             self.max_length = int(meta["max_length"])
@@ -145,6 +145,10 @@ class Lexicon:
     def popular(self) -> WordSet:
         """The popular subset (the computer players' vocabulary)."""
         return WordSet(self.arcs, self._roots["popular"], self.popular_count, self.max_length)
+
+    def gaddag_root(self, popular: bool = False) -> int:
+        """Root of the GADDAG of every word (or of the popular words), for move generation."""
+        return self._roots["popular_gaddag" if popular else "gaddag"]
 
     def __contains__(self, word: str) -> bool:
         return word in self.words

@@ -30,6 +30,10 @@ ACCEPTS_BIT = 1 << 25
 LETTER_SHIFT = 26
 MAX_LIST_INDEX = INDEX_MASK
 
+#: The GADDAG separator's letter code, and the largest letter code an arc can carry.
+SEPARATOR = 0
+MAX_LETTER = 35
+
 #: Separator between words in flat code buffers (never a letter code).
 WORD_SEPARATOR = 255
 #: Placeholder for a character that is not a letter in flat code buffers.

@@ -95,3 +95,19 @@ def test_pack_arc_refuses_overflow():
     assert arc >> wordgraph.LETTER_SHIFT == 5 and arc & wordgraph.INDEX_MASK == 1234
     assert arc & wordgraph.ACCEPTS_BIT and not arc & wordgraph.END_BIT
     assert np.uint32(arc) == arc
+
+
+@settings(max_examples=80, deadline=None)
+@given(words_strategy)
+def test_gaddag_holds_every_split_of_every_word(words):
+    codes = sorted(alphabet.to_code_string(w) for w in words)
+    arcs, roots = build_word_graph({"dawg": codes}, gaddags={"gaddag": codes})
+    expected = set()
+    for w in codes:
+        for i in range(1, len(w) + 1):
+            expected.add(w[:i][::-1] + (chr(wordgraph.SEPARATOR) + w[i:] if i < len(w) else ""))
+    buf = wordgraph.enumerate_words(arcs, roots["gaddag"], 16, 17 * max(1, len(expected)))
+    found = buf.tobytes().decode("latin-1").split("\xff")[:-1]
+    assert sorted(found) == sorted(expected) and len(found) == len(expected)
+    # The DAWG in the same array is unchanged by the GADDAG beside it.
+    assert list(WordSet(arcs, roots["dawg"], len(words), 16)) == alphabet.polish_sorted(words)
