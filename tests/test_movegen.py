@@ -33,7 +33,8 @@ def small_board_variant():
         '"D" = { word_multiplier = 2 }\n"3" = { word_multiplier = 3 }\n"2" = { word_multiplier = 2 }\n'
         '"4" = { directional_word_multiplier = 4, directions = ["across-start", "down-end"] }\n'
         '"5" = { directional_word_multiplier = 4, directions = ["across-end", "down-start"] }\n'
-        '"R" = { colour = "red" }\n"B" = { colour = "blue" }\n"G" = { colour = "green" }\n"Y" = { colour = "yellow" }\n\n'
+        '"R" = { colour = "red" }\n"B" = { colour = "blue" }\n'
+        '"G" = { colour = "green" }\n"Y" = { colour = "yellow" }\n\n'
     )
     start, end = text.index("[board]"), text.index("\n[scoring]") + 1
     return parse_variant(text[:start] + board + text[end:], "small.toml")
