@@ -481,6 +481,89 @@ def _print_move_score(parsed, result, board, variant, new_squares, leave) -> Non
         console.print("[red]not legal:[/] " + "; ".join(result.problems))
 
 
+@app.command("solve")
+def solve_command(
+    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
+    rack: Annotated[
+        str | None, typer.Option("--rack", "-r", help="The rack ('?' = blank); default: the position's.")
+    ] = None,
+    top: Annotated[int, typer.Option("--top", "-n", min=1, help="How many moves to show.")] = 20,
+    show_all: Annotated[bool, typer.Option("--all", help="Show every move.")] = False,
+    json_out: JsonOption = False,
+    min_tiles: Annotated[int, typer.Option(min=0, help="Only moves laying at least N tiles.")] = 0,
+    word_contains: Annotated[str | None, typer.Option(help="Only moves whose main word contains this.")] = None,
+    at: Annotated[str | None, typer.Option("--at", help="Only moves laying a tile on this square (e.g. h8).")] = None,
+    only_bingos: Annotated[bool, typer.Option(help="Only moves laying all 7 tiles.")] = False,
+    popular: Annotated[bool, typer.Option("--popular", help="Only popular words (the computer's vocabulary).")] = False,
+    image: Annotated[
+        Path | None, typer.Option("--image", help="Draw the board with the best move to FILE.svg/.png.")
+    ] = None,
+    variant: VariantOption = None,
+    rules: RulesOption = None,
+    fmt: FormatOption = None,
+    lenient: LenientOption = False,
+    lexicon: LexiconOption = None,
+) -> None:
+    """Every legal move for a position and rack, best first."""
+    from literaki_cli import alphabet
+    from literaki_cli.errors import InputError
+    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.position import normalize_rack
+    from literaki_cli.solve import Filters, solve
+
+    pos = _load_position(position, variant, rules, fmt, lenient)
+    the_rack = normalize_rack(rack) if rack is not None else pos.rack
+    if not the_rack:
+        raise InputError("no rack: give --rack LETTERS (or a position with racks, such as CGP)")
+    if len(the_rack) > pos.variant.rack_size:
+        raise InputError(f"rack {the_rack.upper()!r} holds {len(the_rack)} tiles, at most {pos.variant.rack_size}")
+    filters = Filters(min_tiles, alphabet.normalize(word_contains) if word_contains else None, at, only_bingos)
+    if at:
+        from literaki_cli.coords import parse_square
+
+        parse_square(at, pos.variant.board.rows, pos.variant.board.columns)
+    lex = Lexicon.open(lexicon)
+    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular)
+    if image is not None and result.moves:
+        from literaki_cli.render import write_board_image
+
+        best = result.moves[0]
+        after = pos.board.copy()
+        for t in best.tiles:
+            after.set_cell(t.row, t.col, t.letter, t.blank)
+        write_board_image(image, after, pos.variant, {(t.row, t.col) for t in best.tiles},
+                          title=f"{best.coord} {best.display}: {best.score}")  # fmt: skip
+    if json_out:
+        typer.echo(json.dumps({
+            "rack": the_rack.upper(),
+            "count": result.count,
+            "generated": result.generated,
+            "generation_ms": round(result.seconds * 1000, 3),
+            "moves": [m.as_dict() for m in result.moves],
+        }, ensure_ascii=False))  # fmt: skip
+        return
+    _print_solutions(result, the_rack)
+
+
+def _print_solutions(result, rack: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    if not result.moves:
+        what = "no legal move" if not result.generated else "no move passes the filters"
+        console.print(f"{what} for the rack {rack.upper()}: exchange or pass remain")
+        return
+    table = Table(title=f"rack {rack.upper()}: {result.count:,} moves ({result.seconds * 1000:.1f} ms)")
+    for name, justify in (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"),
+                          ("words", "left"), ("leave", "left")):  # fmt: skip
+        table.add_column(name, justify=justify)
+    for m in result.moves:
+        words = ", ".join(f"{w.word} {w.score}" for w in m.words) + (" +50" if m.bingo else "")
+        table.add_row(str(m.rank), m.coord, m.display, str(m.score), words, m.leave.upper() or "-")
+    console.print(table)
+
+
 # --------------------------------------------------------------------------- entry point
 
 

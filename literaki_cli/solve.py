@@ -1,0 +1,167 @@
+"""``solve``: every legal move for a position and rack, best first, with the filters players ask
+for.  The generator returns arrays; only the moves shown become Python objects, each re-scored
+through :mod:`literaki_cli.scoring` for its word-by-word breakdown (the two must agree)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from literaki_cli import alphabet
+from literaki_cli.board import Board
+from literaki_cli.coords import parse_square, position_name
+from literaki_cli.errors import LiterakiError
+from literaki_cli.lexicon import Lexicon
+from literaki_cli.move import Tile, rack_needs, take_from_rack
+from literaki_cli.movegen import (
+    BLANK_FLAG,
+    BOARD_FLAG,
+    CELLS,
+    CODE_MASK,
+    COL,
+    DIR,
+    LENGTH,
+    ROW,
+    SCORE,
+    TILES,
+    MoveArrays,  # fmt: skip
+    MoveGenerator,
+    warm_up,
+)
+from literaki_cli.scoring import WordScore, score_tiles
+from literaki_cli.variant import ACROSS, Variant
+
+
+@dataclass
+class Filters:
+    min_tiles: int = 0
+    word_contains: str | None = None  # normalised
+    at: str | None = None  # a square name: the move lays a tile there
+    only_bingos: bool = False
+
+
+@dataclass
+class FoundMove:
+    rank: int
+    coord: str
+    row: int
+    col: int
+    direction: int
+    word: str  # the main word: tiles upper case, blanks lower case
+    display: str  # the same with tiles already on the board in parentheses
+    score: int
+    tiles: list[Tile]
+    leave: str
+    words: list[WordScore] = field(default_factory=list)
+    bingo: bool = False
+
+    def as_dict(self) -> dict:
+        return {
+            "rank": self.rank,
+            "coord": self.coord,
+            "word": self.word,
+            "display": self.display,
+            "score": self.score,
+            "words": [{"word": w.word, "score": w.score} for w in self.words],
+            "leave": self.leave.upper(),
+            "tiles": len(self.tiles),
+            "bingo": self.bingo,
+            "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in self.tiles],
+        }
+
+
+@dataclass
+class SolveResult:
+    moves: list[FoundMove]
+    count: int  # moves that pass the filters
+    generated: int  # every legal move
+    seconds: float
+
+
+def main_words(arrays: MoveArrays) -> list[str]:
+    """The main word of every move, lower case (for filtering)."""
+    rec = arrays.records
+    words = []
+    for i in range(rec.shape[0]):
+        cells = rec[i, CELLS : CELLS + rec[i, LENGTH]] & CODE_MASK
+        words.append("".join(alphabet.LETTER_OF[int(c)] for c in cells))
+    return words
+
+
+def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.ndarray:
+    rec = arrays.records
+    keep = rec[:, TILES] >= filters.min_tiles
+    if filters.only_bingos:
+        keep &= rec[:, TILES] == variant.bingo_tiles
+    if filters.at:
+        r, c = parse_square(filters.at, variant.board.rows, variant.board.columns)
+        # Offset of the square along each move's line, and whether a new tile lies there.
+        along = np.where(rec[:, DIR] == ACROSS, c - rec[:, COL], r - rec[:, ROW])
+        across_line = np.where(rec[:, DIR] == ACROSS, rec[:, ROW] == r, rec[:, COL] == c)
+        inside = across_line & (along >= 0) & (along < rec[:, LENGTH])
+        cell = rec[np.arange(rec.shape[0]), CELLS + np.clip(along, 0, rec.shape[1] - CELLS - 1)]
+        keep &= inside & ((cell & BOARD_FLAG) == 0)
+    if filters.word_contains:
+        keep &= np.array([filters.word_contains in w for w in main_words(arrays)], dtype=bool)
+    return keep
+
+
+def found_move(rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str) -> FoundMove:
+    r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
+    tiles, word, display = [], [], []
+    for k in range(n):
+        cell = int(rec[CELLS + k])
+        letter = alphabet.LETTER_OF[cell & CODE_MASK]
+        shown = letter if cell & BLANK_FLAG else letter.upper()
+        word.append(shown)
+        if cell & BOARD_FLAG:
+            display.append(f"({shown})")
+        else:
+            display.append(shown)
+            rr, cc = (r, c + k) if d == ACROSS else (r + k, c)
+            tiles.append(Tile(rr, cc, letter, bool(cell & BLANK_FLAG)))
+    scored = score_tiles(board, variant, tiles, d)
+    if scored.total != int(rec[SCORE]) or scored.problems:
+        raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {int(rec[SCORE])}, "
+                            f"score says {scored.total} {scored.problems}", exit_code=3)  # fmt: skip
+    leave, _ = take_from_rack(rack_needs(tiles), rack)
+    return FoundMove(
+        rank=rank,
+        coord=position_name(r, c, d),
+        row=r,
+        col=c,
+        direction=d,
+        word="".join(word),
+        display="".join(display).replace(")(", ""),
+        score=int(rec[SCORE]),
+        tiles=tiles,
+        leave=leave,
+        words=scored.words,
+        bingo=len(tiles) == variant.bingo_tiles,
+    )
+
+
+def solve(
+    board: Board,
+    variant: Variant,
+    lexicon: Lexicon,
+    rack: str,
+    top: int | None = 20,
+    filters: Filters | None = None,
+    popular: bool = False,
+) -> SolveResult:
+    """The best ``top`` moves (all with None) for ``rack`` on ``board``."""
+    generator = MoveGenerator(lexicon, variant, popular=popular)
+    warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
+    started = time.perf_counter()
+    arrays = generator.generate(board, rack)
+    seconds = time.perf_counter() - started
+    order = arrays.ranked()
+    if filters:
+        keep = filter_mask(arrays, filters, variant)
+        order = order[keep[order]]
+    shown = order if top is None else order[:top]
+    moves = [found_move(arrays.records[i], rank, board, variant, rack) for rank, i in enumerate(shown, 1)]
+    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds)
