@@ -1,0 +1,107 @@
+"""Move-generation benchmark on the fixed positions in examples/positions/ (full SJP lexicon).
+
+    python benchmarks/bench_solve.py [--lexicon FILE] [--runs N]
+
+Reports, per number of blanks on the rack: the median and p90 over positions of each
+position's median generation time (after warm-up; moves returned as arrays), and the number
+of moves found; the one-off compile time of the kernels (fresh numba cache); and `literaki
+solve` as a whole process with a warm cache (wall time, peak RSS).
+Targets (issue 4): 0.8 / 8 / 60 ms for 0 / 1 / 2 blanks; solve <= 1.0 s and <= 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import ROOT, machine, median_p90, require_sjp, run_process  # noqa: E402
+
+from literaki_cli.lexicon import Lexicon  # noqa: E402
+from literaki_cli.movegen import MoveGenerator, warm_up  # noqa: E402
+from literaki_cli.positionio import load_position  # noqa: E402
+
+POSITIONS = ROOT / "examples" / "positions"
+LITERAKI = [sys.executable, "-m", "literaki_cli"]
+
+
+def ensure_lexicon(path: Path | None, tmp: Path) -> Path:
+    if path:
+        return path
+    out = tmp / "sjp.lexicon"
+    print("building the lexicon from the SJP dump ...", flush=True)
+    subprocess.run(LITERAKI + ["build-lexicon", str(require_sjp()), "-o", str(out), "--json"], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    return out
+
+
+def compile_seconds(lexicon: Path) -> float:
+    """Kernel compile time in a fresh process with an empty numba cache."""
+    code = (
+        "import time; from pathlib import Path; from literaki_cli.lexicon import Lexicon;"
+        "from literaki_cli.variant import load_variant; from literaki_cli.movegen import MoveGenerator, warm_up;"
+        f"g = MoveGenerator(Lexicon.open(Path({str(lexicon)!r})), load_variant()); print(warm_up(g))"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lexicon", type=Path, default=None)
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per position (median kept)")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        lexicon_path = ensure_lexicon(args.lexicon, Path(tmp))
+        lexicon = Lexicon.open(lexicon_path)
+        print(f"compile (fresh cache, one-off): {compile_seconds(lexicon_path):.1f} s")
+        files = sorted(POSITIONS.glob("*.cgp"))
+        by_blanks: dict[int, list[tuple[float, int]]] = {0: [], 1: [], 2: []}
+        generator = None
+        for f in files:
+            pos = load_position(str(f))
+            if generator is None:
+                generator = MoveGenerator(lexicon, pos.variant)
+                warm_up(generator)
+            rack = pos.rack
+            generator.generate(pos.board, rack)
+            times = []
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                moves = generator.generate(pos.board, rack)
+                times.append(time.perf_counter() - t)
+            by_blanks[rack.count("?")].append((statistics.median(times), len(moves)))
+        print(f"positions: {len(files)} in {POSITIONS.relative_to(ROOT)}, {args.runs} runs each (median kept)")
+        print()
+        print(f"{'rack':<10}{'positions':>10}{'median':>12}{'p90':>12}{'target':>10}{'moves (min/median/max)':>26}")
+        targets = {0: "0.8 ms", 1: "8 ms", 2: "60 ms"}
+        for blanks, rows in by_blanks.items():
+            med, p90 = median_p90([t for t, _ in rows])
+            counts = sorted(n for _, n in rows)
+            label = f"{blanks} blank{'s' if blanks != 1 else ''}"
+            spread = f"{counts[0]}/{int(statistics.median(counts))}/{counts[-1]}"
+            print(
+                f"{label:<10}{len(rows):>10}{med * 1e3:>10.2f} ms{p90 * 1e3:>9.2f} ms{targets[blanks]:>10}{spread:>26}"
+            )
+
+        sample = str(POSITIONS / "20-middle-35tiles-1blank.cgp")
+        cmd = LITERAKI + ["solve", sample, "--lexicon", str(lexicon_path)]
+        run_process(cmd)
+        runs = [run_process(cmd) for _ in range(5)]
+        wall, _ = median_p90([w for w, _, _ in runs])
+        print()
+        print(f"literaki solve (whole process, warm cache): {wall:.2f} s median, "
+              f"{max(r for _, r, _ in runs):.0f} MB peak RSS (targets 1.0 s, 400 MB)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
