@@ -43,8 +43,7 @@ def self_play(generator, variant, rng, snapshots):
         else:
             idle = 0
             best = found_move(moves.records[moves.ranked()[0]], 1, board, variant, racks[mover])
-            for t in best.tiles:
-                board.set_cell(t.row, t.col, t.letter, t.blank)
+            board = board.with_tiles(best.tiles)
             scores[mover] += best.score
             racks[mover] = best.leave + bag.draw(len(best.tiles))
             if not racks[mover]:

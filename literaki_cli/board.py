@@ -62,6 +62,13 @@ class Board:
     def copy(self) -> Board:
         return Board(self.letters.copy(), self.blanks.copy())
 
+    def with_tiles(self, tiles) -> Board:
+        """A copy with ``tiles`` (anything with row, col, letter, blank) laid on it."""
+        board = self.copy()
+        for t in tiles:
+            board.set_cell(t.row, t.col, t.letter, t.blank)
+        return board
+
     def transposed(self) -> Board:
         return Board(self.letters.T.copy(), self.blanks.T.copy())
 

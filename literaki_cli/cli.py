@@ -334,6 +334,11 @@ RulesOption = Annotated[Path | None, typer.Option("--rules", help="Variant file 
 FormatOption = Annotated[
     str | None, typer.Option("--format", help="Position format: text, cgp, json (default: detect).")
 ]
+PositionArgument = Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")]
+RackOption = Annotated[
+    str | None, typer.Option("--rack", "-r", help="The mover's rack ('?' = blank); default: the position's.")
+]
+ImageOption = Annotated[Path | None, typer.Option("--image", help="Draw the board with the move to FILE.svg / .png.")]
 LenientOption = Annotated[
     bool, typer.Option("--lenient", help="Tile counts beyond the bag are warnings (hypothetical positions).")
 ]
@@ -353,7 +358,7 @@ def _load_position(position: str, variant: str | None, rules: Path | None, fmt: 
 
 @app.command("show")
 def show_command(
-    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
+    position: PositionArgument,
     to: Annotated[str | None, typer.Option("--to", help="Write the position as text, cgp or json.")] = None,
     image: Annotated[Path | None, typer.Option("--image", help="Draw the board to FILE.svg / .png.")] = None,
     variant: VariantOption = None,
@@ -386,13 +391,11 @@ def show_command(
 
 @app.command("score")
 def score_command(
-    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
+    position: PositionArgument,
     move: Annotated[list[str], typer.Argument(help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down, '-ABC', '-'.")],
-    rack: Annotated[str | None, typer.Option("--rack", "-r", help="The mover's rack ('?' = blank).")] = None,
+    rack: RackOption = None,
     json_out: JsonOption = False,
-    image: Annotated[
-        Path | None, typer.Option("--image", help="Draw the board with the move to FILE.svg/.png.")
-    ] = None,
+    image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
     fmt: FormatOption = None,
@@ -424,9 +427,7 @@ def score_command(
 
     lex = Lexicon.open(lexicon)
     result = evaluate_placement(pos.board, pos.variant, parsed, the_rack, lex.words.lookup)
-    after = pos.board.copy()
-    for t in result.tiles:
-        after.set_cell(t.row, t.col, t.letter, t.blank)
+    after = pos.board.with_tiles(result.tiles)
     new_squares = {(t.row, t.col) for t in result.tiles}
     if image is not None:
         from literaki_cli.render import write_board_image
@@ -483,10 +484,8 @@ def _print_move_score(parsed, result, board, variant, new_squares, leave) -> Non
 
 @app.command("solve")
 def solve_command(
-    position: Annotated[str, typer.Argument(help="Position file (board text, CGP, JSON), '-' or a CGP string.")],
-    rack: Annotated[
-        str | None, typer.Option("--rack", "-r", help="The rack ('?' = blank); default: the position's.")
-    ] = None,
+    position: PositionArgument,
+    rack: RackOption = None,
     top: Annotated[int, typer.Option("--top", "-n", min=1, help="How many moves to show.")] = 20,
     show_all: Annotated[bool, typer.Option("--all", help="Show every move.")] = False,
     json_out: JsonOption = False,
@@ -495,9 +494,7 @@ def solve_command(
     at: Annotated[str | None, typer.Option("--at", help="Only moves laying a tile on this square (e.g. h8).")] = None,
     only_bingos: Annotated[bool, typer.Option(help="Only moves laying all 7 tiles.")] = False,
     popular: Annotated[bool, typer.Option("--popular", help="Only popular words (the computer's vocabulary).")] = False,
-    image: Annotated[
-        Path | None, typer.Option("--image", help="Draw the board with the best move to FILE.svg/.png.")
-    ] = None,
+    image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
     fmt: FormatOption = None,
@@ -528,10 +525,7 @@ def solve_command(
         from literaki_cli.render import write_board_image
 
         best = result.moves[0]
-        after = pos.board.copy()
-        for t in best.tiles:
-            after.set_cell(t.row, t.col, t.letter, t.blank)
-        write_board_image(image, after, pos.variant, {(t.row, t.col) for t in best.tiles},
+        write_board_image(image, pos.board.with_tiles(best.tiles), pos.variant, {(t.row, t.col) for t in best.tiles},
                           title=f"{best.coord} {best.display}: {best.score}")  # fmt: skip
     if json_out:
         typer.echo(json.dumps({

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from literaki_cli import alphabet
+from literaki_cli import alphabet, wordgraph
 from literaki_cli.board import Board
 from literaki_cli.lexicon import Lexicon
 from literaki_cli.position import BLANK
@@ -46,19 +46,7 @@ ALL_LETTERS = np.uint32(0xFFFFFFFF)
 # --------------------------------------------------------------------------- compiled kernels
 
 
-@njit(cache=True)
-def _find(arcs, list_index, letter):
-    if list_index == 0:
-        return -1
-    p = list_index
-    while True:
-        arc = arcs[p]
-        arc_letter = arc >> 26
-        if arc_letter == letter:
-            return p
-        if arc_letter > letter or (arc & 0x1000000) != 0:
-            return -1
-        p += 1
+_find = njit(cache=True)(wordgraph.find_arc)
 
 
 @njit(cache=True)
