@@ -29,6 +29,7 @@ from numba import njit
 from literaki_cli import alphabet, wordgraph
 from literaki_cli.board import Board
 from literaki_cli.lexicon import Lexicon
+from literaki_cli.move import Tile
 from literaki_cli.position import BLANK
 from literaki_cli.variant import ACROSS, DOWN, END, START, Variant
 
@@ -344,6 +345,19 @@ class MoveArrays:
         return np.lexsort(keys + [rec[:, COL], rec[:, ROW], rec[:, DIR], -rec[:, SCORE]])
 
 
+def record_tiles(rec: np.ndarray) -> tuple[list[Tile], int]:
+    """The new tiles of one move record, and its direction."""
+    r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
+    tiles = []
+    for k in range(n):
+        cell = int(rec[CELLS + k])
+        if cell & BOARD_FLAG:
+            continue
+        rr, cc = (r, c + k) if d == ACROSS else (r + k, c)
+        tiles.append(Tile(rr, cc, alphabet.LETTER_OF[cell & CODE_MASK], bool(cell & BLANK_FLAG)))
+    return tiles, d
+
+
 def rack_counts(rack: str) -> np.ndarray:
     """Rack as counts per letter code; index 0 counts blanks."""
     counts = np.zeros(64, dtype=np.int64)
@@ -401,4 +415,14 @@ def warm_up(generator: MoveGenerator) -> float:
     return time.perf_counter() - started
 
 
-__all__ = ["MoveArrays", "MoveGenerator", "rack_counts", "warm_up", "START", "END", "BLANK_FLAG", "BOARD_FLAG"]
+__all__ = [
+    "MoveArrays",
+    "MoveGenerator",
+    "rack_counts",
+    "record_tiles",
+    "warm_up",
+    "START",
+    "END",
+    "BLANK_FLAG",
+    "BOARD_FLAG",
+]

@@ -26,8 +26,9 @@ from literaki_cli.movegen import (
     ROW,
     SCORE,
     TILES,
-    MoveArrays,  # fmt: skip
+    MoveArrays,
     MoveGenerator,
+    record_tiles,
     warm_up,
 )
 from literaki_cli.scoring import WordScore, score_tiles
@@ -110,18 +111,14 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
 
 def found_move(rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str) -> FoundMove:
     r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
-    tiles, word, display = [], [], []
+    tiles, _ = record_tiles(rec)
+    word, display = [], []
     for k in range(n):
         cell = int(rec[CELLS + k])
         letter = alphabet.LETTER_OF[cell & CODE_MASK]
         shown = letter if cell & BLANK_FLAG else letter.upper()
         word.append(shown)
-        if cell & BOARD_FLAG:
-            display.append(f"({shown})")
-        else:
-            display.append(shown)
-            rr, cc = (r, c + k) if d == ACROSS else (r + k, c)
-            tiles.append(Tile(rr, cc, letter, bool(cell & BLANK_FLAG)))
+        display.append(f"({shown})" if cell & BOARD_FLAG else shown)
     scored = score_tiles(board, variant, tiles, d)
     if scored.total != int(rec[SCORE]) or scored.problems:
         raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {int(rec[SCORE])}, "

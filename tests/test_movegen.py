@@ -7,13 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexicon_build.build import build_lexicon
-from literaki_cli import alphabet
 from literaki_cli.board import Board
 from literaki_cli.lexicon import Lexicon
-from literaki_cli.move import Tile
-from literaki_cli.movegen import BLANK_FLAG, BOARD_FLAG, CELLS, CODE_MASK, COL, DIR, LENGTH, ROW, SCORE, MoveGenerator
+from literaki_cli.movegen import SCORE, MoveGenerator, record_tiles
 from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import ACROSS, load_variant, parse_variant
+from literaki_cli.variant import load_variant, parse_variant
 from tests.bruteforce import all_moves
 
 LETTERS = "akotżąeł"
@@ -61,14 +59,7 @@ def moves_of(generator: MoveGenerator, board: Board, rack: str) -> dict[frozense
     result = {}
     records = generator.generate(board, rack).records
     for rec in records:
-        r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
-        tiles = []
-        for k in range(n):
-            cell = int(rec[CELLS + k])
-            if cell & BOARD_FLAG:
-                continue
-            rr, cc = (r, c + k) if d == ACROSS else (r + k, c)
-            tiles.append(Tile(rr, cc, alphabet.LETTER_OF[cell & CODE_MASK], bool(cell & BLANK_FLAG)))
+        tiles, _ = record_tiles(rec)
         key = frozenset(tiles)
         assert key not in result, f"move generated twice: {sorted(key)}"
         result[key] = int(rec[SCORE])

@@ -1,0 +1,285 @@
+"""A game of Literaki (or any variant) played to the rules: the bag, the racks, placing,
+exchanging, passing, and the end of the game with its leftover-tile arithmetic.
+
+Players are objects with ``choose(game) -> Action`` (see :mod:`literaki_cli.players`); the game
+checks and scores every placement itself through :mod:`literaki_cli.scoring`, so a player
+cannot score a move differently from ``score``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from literaki_cli.bag import Bag, full_bag
+from literaki_cli.board import Board
+from literaki_cli.coords import position_name
+from literaki_cli.errors import LiterakiError
+from literaki_cli.move import Tile, rack_needs, take_from_rack
+from literaki_cli.position import BLANK
+from literaki_cli.scoring import MoveScore, score_tiles
+from literaki_cli.variant import ACROSS, DOWN, Variant
+
+PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    tiles: tuple[Tile, ...] = ()  # PLACE
+    direction: int = ACROSS  # PLACE: the main word's direction (matters for one tile)
+    exchange: str = ""  # EXCHANGE: the tiles returned
+    equity: float | None = None  # what the player thought the move was worth
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, game: Game) -> Action: ...
+
+
+@dataclass
+class Turn:
+    """One event of a game, with the columns of the per-turn table (formats.md) and extras."""
+
+    game_id: int
+    turn: int
+    player: int
+    nick: str
+    rack: str  # before the turn
+    kind: str
+    play: str  # GCG notation: "8H ŻÓ.W", "-ABC", "-"
+    score: int
+    total: int  # the player's score after the turn
+    tiles_played: int
+    leave: str
+    equity: float
+    tiles_remaining: int  # in the bag after the turn
+    opp_score: int  # the best opponent score after the turn
+    exchanged: str = ""
+    blanks_played: int = 0
+    colour_points: int = 0  # points that came from premium squares under new letters
+    bingo: bool = False
+    words: tuple[str, ...] = ()
+    main_word_length: int = 0
+
+
+@dataclass
+class EndAdjustment:
+    player: int
+    nick: str
+    rack: str
+    points: int  # + for the player who went out, - for leftovers
+
+
+@dataclass
+class Game:
+    variant: Variant
+    players: list[Player]
+    seed: int | str = 0
+    game_id: int = 0
+    first: int = 0
+    board: Board = field(init=False)
+    bag: Bag = field(init=False)
+    racks: list[str] = field(init=False)
+    scores: list[int] = field(init=False)
+    exchanges_left: list[int] = field(init=False)
+    turns: list[Turn] = field(init=False)
+    adjustments: list[EndAdjustment] = field(init=False)
+    current: int = field(init=False)
+    passes_in_row: int = field(init=False)
+    over: bool = field(init=False)
+    ended_by: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        v = self.variant
+        if not v.min_players <= len(self.players) <= v.max_players:
+            raise LiterakiError(
+                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {len(self.players)}"
+            )
+        self.rng = random.Random(f"literaki-game-{self.seed}-{self.game_id}")
+        self.board = Board.for_variant(v)
+        self.bag = Bag(full_bag(v), self.rng)
+        n = len(self.players)
+        self.racks = [""] * n
+        for i in range(n):  # deal in turn order from the starting player
+            p = (self.first + i) % n
+            self.racks[p] = self.bag.draw(v.rack_size)
+        self.scores = [0] * n
+        self.exchanges_left = [v.exchange_max_per_player] * n
+        self.turns = []
+        self.adjustments = []
+        self.current = self.first
+        self.passes_in_row = 0
+        self.over = False
+        self.ended_by = ""
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def nick(self, player: int) -> str:
+        return self.players[player].name
+
+    def can_exchange(self, player: int | None = None) -> bool:
+        player = self.current if player is None else player
+        return len(self.bag) >= self.variant.exchange_min_bag and self.exchanges_left[player] > 0
+
+    def rack_value(self, rack: str) -> int:
+        return sum(self.variant.value_of(t) for t in rack if t != BLANK)
+
+    def tile_count(self) -> Counter:
+        """Every tile of the game, wherever it is (bag, racks, board): conservation checks."""
+        count = Counter(self.bag.tiles)
+        for rack in self.racks:
+            count.update(rack)
+        count.update(BLANK if blank else letter for _, _, letter, blank in self.board.tiles())
+        return count
+
+    # ----------------------------------------------------------------- playing
+
+    def play(self) -> Game:
+        """Play to the end."""
+        while not self.over:
+            self.step()
+        return self
+
+    def step(self) -> Turn:
+        """One turn of the current player."""
+        if self.over:
+            raise LiterakiError("the game is over")
+        action = self.players[self.current].choose(self)
+        if action.kind == PLACE:
+            return self.place(list(action.tiles), action.direction, action.equity)
+        if action.kind == EXCHANGE:
+            return self.exchange(action.exchange, action.equity)
+        return self.pass_turn()
+
+    def _record(self, kind: str, play: str, score: int, rack: str, leave: str, equity, **extra) -> Turn:
+        p = self.current
+        self.scores[p] += score
+        turn = Turn(
+            game_id=self.game_id,
+            turn=len(self.turns),
+            player=p,
+            nick=self.nick(p),
+            rack=rack,
+            kind=kind,
+            play=play,
+            score=score,
+            total=self.scores[p],
+            tiles_played=extra.pop("tiles_played", 0),
+            leave=leave,
+            equity=float(score if equity is None else equity),
+            tiles_remaining=len(self.bag),
+            opp_score=max(s for i, s in enumerate(self.scores) if i != p),
+            **extra,
+        )
+        self.turns.append(turn)
+        return turn
+
+    def place(self, tiles: list[Tile], direction: int = ACROSS, equity: float | None = None) -> Turn:
+        p = self.current
+        rack = self.racks[p]
+        leave, missing = take_from_rack(rack_needs(tiles), rack)
+        if missing:
+            raise LiterakiError(f"{self.nick(p)} has no {missing.upper()} on the rack {rack.upper()}")
+        move = score_tiles(self.board, self.variant, tiles, direction)
+        if move.problems:
+            raise LiterakiError(f"{self.nick(p)}: illegal move: {'; '.join(move.problems)}")
+        self.board = self.board.with_tiles(tiles)
+        self.racks[p] = leave + self.bag.draw(len(tiles))
+        self.passes_in_row = 0
+        turn = self._record(
+            PLACE, gcg_play(move, direction), move.total, rack, leave, equity,
+            tiles_played=len(tiles), blanks_played=sum(t.blank for t in tiles),
+            colour_points=premium_points(move), bingo=move.bingo > 0,
+            words=tuple(w.word for w in move.words), main_word_length=len(move.words[0].letters) if move.words else 0,
+        )  # fmt: skip
+        if not self.racks[p] and not self.bag:
+            self._finish_out(p)
+        else:
+            self._next()
+        return turn
+
+    def exchange(self, tiles: str, equity: float | None = None) -> Turn:
+        p = self.current
+        if not self.can_exchange():
+            raise LiterakiError(
+                f"{self.nick(p)} may not exchange: {len(self.bag)} tiles in the bag "
+                f"(at least {self.variant.exchange_min_bag}), {self.exchanges_left[p]} exchanges left"
+            )
+        rack = self.racks[p]
+        leave, missing = take_from_rack(tiles, rack)
+        if missing or not tiles:
+            raise LiterakiError(f"{self.nick(p)} cannot exchange {tiles.upper()!r} from {rack.upper()}")
+        drawn = self.bag.draw(len(tiles))
+        self.bag.put_back(tiles)
+        self.racks[p] = leave + drawn
+        self.exchanges_left[p] -= 1
+        self.passes_in_row = 0  # an exchange is not a pass
+        turn = self._record(EXCHANGE, f"-{tiles.upper()}", 0, rack, leave, equity, exchanged=tiles)
+        self._next()
+        return turn
+
+    def pass_turn(self) -> Turn:
+        rack = self.racks[self.current]
+        turn = self._record(PASS, "-", 0, rack, rack, None)
+        self.passes_in_row += 1
+        if self.passes_in_row >= 2 * self.n_players:
+            self._finish_passes()
+        else:
+            self._next()
+        return turn
+
+    def _next(self) -> None:
+        self.current = (self.current + 1) % self.n_players
+
+    # ----------------------------------------------------------------- the end
+
+    def _finish_out(self, out: int) -> None:
+        gained = 0
+        for p in range(self.n_players):
+            if p == out:
+                continue
+            value = self.rack_value(self.racks[p])
+            gained += value
+            self.scores[p] -= value
+            self.adjustments.append(EndAdjustment(p, self.nick(p), self.racks[p], -value))
+        self.scores[out] += gained
+        self.adjustments.insert(0, EndAdjustment(out, self.nick(out), "".join(r for i, r in enumerate(self.racks)
+                                                                          if i != out), gained))  # fmt: skip
+        self.over = True
+        self.ended_by = "out"
+
+    def _finish_passes(self) -> None:
+        for p in range(self.n_players):
+            value = self.rack_value(self.racks[p])
+            self.scores[p] -= value
+            self.adjustments.append(EndAdjustment(p, self.nick(p), self.racks[p], -value))
+        self.over = True
+        self.ended_by = "passes"
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [p for p, s in enumerate(self.scores) if s == best]
+
+
+def gcg_play(move: MoveScore, direction: int) -> str:
+    """GCG notation of a scored placement: coordinate and main word, '.' for board tiles."""
+    main = next((w for w in move.words if w.direction == direction), move.words[0])
+    text = "".join("." if not ls.new else (ls.letter if ls.blank else ls.letter.upper()) for ls in main.letters)
+    return f"{position_name(main.row, main.col, main.direction)} {text}"
+
+
+def premium_points(move: MoveScore) -> int:
+    """Points the move owes to premiums under its new letters (colour squares in Literaki):
+    each new letter's extra value, times its word's multiplier."""
+    return sum((ls.value - ls.base) * w.multiplier for w in move.words for ls in w.letters if ls.new)
+
+
+__all__ = ["Action", "Game", "Turn", "EndAdjustment", "PLACE", "EXCHANGE", "PASS", "DOWN"]

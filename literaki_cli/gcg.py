@@ -1,0 +1,30 @@
+"""Game records in GCG (UTF-8), as Quackle, Macondo and Woogles read them."""
+
+from __future__ import annotations
+
+from literaki_cli.game import EXCHANGE, PASS, Game
+
+
+def game_to_gcg(game: Game, lexicon_name: str = "SJP", title: str = "") -> str:
+    lines = ["#character-encoding UTF-8"]
+    for i, player in enumerate(game.players, 1):
+        lines.append(f"#player{i} {player.name} {getattr(player, 'level', None) and player.level.title or player.name}")
+    lines.append(f"#lexicon {lexicon_name}")
+    lines.append(f"#title {title or f'literaki game {game.game_id}'}")
+    lines.append(f"#id literaki {game.seed}-{game.game_id}")
+    for t in game.turns:
+        rack = t.rack.upper()
+        if t.kind == PASS:
+            lines.append(f">{t.nick}: {rack} - +0 {t.total}")
+        elif t.kind == EXCHANGE:
+            lines.append(f">{t.nick}: {rack} -{t.exchanged.upper()} +0 {t.total}")
+        else:
+            lines.append(f">{t.nick}: {rack} {t.play} +{t.score} {t.total}")
+    cumulative = {p: t.total for t in game.turns for p in [t.player]}
+    for adj in game.adjustments:
+        cumulative[adj.player] = cumulative.get(adj.player, 0) + adj.points
+        if adj.points >= 0 and game.ended_by == "out":
+            lines.append(f">{adj.nick}: ({adj.rack.upper()}) +{adj.points} {cumulative[adj.player]}")
+        else:
+            lines.append(f">{adj.nick}: {adj.rack.upper()} ({adj.rack.upper()}) {adj.points} {cumulative[adj.player]}")
+    return "\n".join(lines) + "\n"

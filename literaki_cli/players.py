@@ -1,0 +1,138 @@
+"""Computer players: the game's three levels (Łatwy, Normalny, Trudny) and ``mistrz``.
+
+The levels differ only in numbers (``levels.toml``, overridable with ``--levels FILE``): which
+words they know, how far down the ranked list of legal moves they reach, when they exchange.
+``mistrz`` knows the whole lexicon and plays the best equity: score plus ``leave_value`` of
+the tiles kept (zero until learned leave values are plugged in).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from literaki_cli.errors import InputError
+from literaki_cli.game import EXCHANGE, PASS, PLACE, Action, Game
+from literaki_cli.movegen import SCORE, MoveGenerator, record_tiles
+from literaki_cli.position import BLANK
+
+LeaveValue = Callable[[str], float]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    title: str
+    vocabulary: str  # "popular" or "all"
+    alpha: float
+    beta: float
+    exchange_below: int
+    keep: str
+    keep_max: int
+
+    @property
+    def always_best(self) -> bool:
+        return self.alpha <= 0 or self.beta <= 0
+
+
+def load_levels(path: Path | None = None) -> dict[str, Level]:
+    """The levels of ``levels.toml`` (or of the user's file), validated."""
+    where = str(path) if path else "levels.toml"
+    try:
+        text = Path(path).read_text(encoding="utf-8") if path else (
+            resources.files("literaki_cli") / "levels.toml").read_text(encoding="utf-8")  # fmt: skip
+        data = tomllib.loads(text)
+    except OSError as exc:
+        raise InputError(f"{where}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}: not valid TOML: {exc}") from None
+    levels = {}
+    for name, spec in data.items():
+        try:
+            alpha, beta = (float(x) for x in spec["quantile"])
+            level = Level(
+                name, str(spec.get("title", name)), str(spec["vocabulary"]), alpha, beta,
+                int(spec["exchange_below"]), str(spec.get("keep", "")), int(spec.get("keep_max", 0)),
+            )  # fmt: skip
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"{where} [{name}]: missing or bad key ({exc})") from None
+        if level.vocabulary not in ("popular", "all"):
+            raise InputError(f"{where} [{name}]: key 'vocabulary' must be 'popular' or 'all'")
+        levels[name] = level
+    return levels
+
+
+def exchange_choice(rack: str, level: Level) -> str:
+    """The tiles to return: all but the blanks and up to ``keep_max`` distinct keeper letters."""
+    kept: list[str] = []
+    for ch in level.keep:
+        if ch in rack and len(kept) < level.keep_max:
+            kept.append(ch)
+    returned = list(rack)
+    for ch in kept + [BLANK] * rack.count(BLANK):
+        returned.remove(ch)
+    return "".join(returned)
+
+
+class ComputerPlayer:
+    """A computer player of a given level; its random choices come from the game's RNG."""
+
+    def __init__(self, name: str, level: Level, generator: MoveGenerator, leave_value: LeaveValue | None = None):
+        self.name = name
+        self.level = level
+        self.generator = generator
+        self.leave_value = leave_value
+
+    def choose(self, game: Game) -> Action:
+        rack = game.racks[game.current]
+        moves = self.generator.generate(game.board, rack)
+        n = len(moves)
+        if n:
+            scores = moves.records[:, SCORE].astype(np.float64)
+            equity = scores + self._leave_values(moves, rack) if self.leave_value else scores
+            best = float(equity.max())
+        if (not n or best < self.level.exchange_below) and game.can_exchange():
+            tiles = exchange_choice(rack, self.level)
+            if tiles:
+                return Action(EXCHANGE, exchange=tiles)
+        if not n:
+            return Action(PASS)
+        if self.level.always_best:
+            index = int(np.argmax(equity))
+        else:
+            order = np.argsort(-equity, kind="stable")
+            q = game.rng.betavariate(self.level.alpha, self.level.beta)
+            index = int(order[min(n - 1, math.floor(q * n))])
+        tiles, direction = record_tiles(moves.records[index])
+        return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
+
+    def _leave_values(self, moves, rack: str) -> np.ndarray:
+        from literaki_cli.move import rack_needs, take_from_rack
+
+        values = np.empty(len(moves), dtype=np.float64)
+        for i, rec in enumerate(moves.records):
+            tiles, _ = record_tiles(rec)
+            values[i] = self.leave_value(take_from_rack(rack_needs(tiles), rack)[0])
+        return values
+
+
+def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leave_value=None):
+    """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2)."""
+    generators: dict[str, MoveGenerator] = {}
+    players = []
+    for i, spec in enumerate(specs):
+        if spec not in levels:
+            raise InputError(f"unknown player level {spec!r}; choose one of: {', '.join(levels)}")
+        level = levels[spec]
+        if level.vocabulary not in generators:
+            generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=level.vocabulary == "popular")
+        nick = spec if specs.count(spec) == 1 else f"{spec}{specs[: i + 1].count(spec)}"
+        players.append(ComputerPlayer(nick, level, generators[level.vocabulary],
+                                      leave_value if level.vocabulary == "all" else None))  # fmt: skip
+    return players

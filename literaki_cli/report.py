@@ -1,0 +1,196 @@
+"""Self-play statistics with Polars: the summary players and engine authors look at, written as
+tables (terminal), Markdown, JSON and PNG charts.
+
+Win rates count a draw as half a win; their 95 % interval is Wilson's, and the p-value is the
+two-sided normal test of "this player wins 1/k of the games" (k players).  Means carry
+normal-approximation 95 % intervals (1.96 standard errors).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+
+from literaki_cli.errors import InputError
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def p_value(successes: float, n: int, p0: float) -> float:
+    """Two-sided p-value of H0: proportion = p0 (normal approximation)."""
+    if n == 0:
+        return 1.0
+    z = (successes / n - p0) / math.sqrt(p0 * (1 - p0) / n)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def mean_ci(values: pl.Series) -> tuple[float, float, float]:
+    n = values.len()
+    mean = float(values.mean()) if n else float("nan")
+    sd = float(values.std()) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n) if n > 1 else float("nan")
+    return mean, mean - half, mean + half
+
+
+def load_run(out_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    try:
+        return tuple(pl.read_parquet(out_dir / f"{name}.parquet") for name in ("games", "players", "turns"))
+    except FileNotFoundError as exc:
+        raise InputError(f"{out_dir}: not a simulate output folder ({Path(exc.filename).name} missing)") from None
+
+
+def build_report(games: pl.DataFrame, players: pl.DataFrame, turns: pl.DataFrame) -> dict:
+    n_games = games.height
+    k = max(1, players["seat"].n_unique())
+    per_player = []
+    for (name,), part in players.sort("seat").group_by(["player"], maintain_order=True):
+        wins = float(part["won"].sum()) + 0.5 * float(part["draw"].sum())
+        lo, hi = wilson(wins, part.height)
+        mean, mlo, mhi = mean_ci(part["score"])
+        mine = turns.filter(pl.col("playerID") == name)
+        per_player.append({
+            "player": name,
+            "level": part["level"][0],
+            "games": part.height,
+            "wins": int(part["won"].sum()),
+            "draws": int(part["draw"].sum()),
+            "win_rate": wins / part.height,
+            "win_rate_ci95": [lo, hi],
+            "p_value": p_value(wins, part.height, 1 / k),
+            "mean_score": mean,
+            "mean_score_ci95": [mlo, mhi],
+            "bingos_per_game": float(part["bingos"].mean()),
+            "points_per_turn": float(mine["score"].mean()) if mine.height else 0.0,
+            "exchanges_per_game": float(part["exchanges"].mean()),
+            "passes_per_game": float(part["passes"].mean()),
+            "colour_points_per_game": float(mine["colour_points"].sum()) / part.height,
+        })  # fmt: skip
+    first = players.filter(pl.col("first"))
+    first_wins = float(first["won"].sum()) + 0.5 * float(first["draw"].sum())
+    length = mean_ci(games["turns"].cast(pl.Float64))
+    placed = turns.filter(pl.col("kind") == "place")
+    top_words = (
+        placed.with_columns(pl.col("words").str.split(" ").list.first().str.to_lowercase().alias("word"))
+        .group_by("word").len().sort(["len", "word"], descending=[True, False]).head(20)
+    )  # fmt: skip
+    distributions = []
+    for (level,), part in players.group_by(["level"], maintain_order=True):
+        s = part["score"]
+        distributions.append({
+            "level": level, "n": s.len(), "min": int(s.min()), "p10": float(s.quantile(0.1)),
+            "p25": float(s.quantile(0.25)), "median": float(s.median()), "p75": float(s.quantile(0.75)),
+            "p90": float(s.quantile(0.9)), "max": int(s.max()),
+        })  # fmt: skip
+    return {
+        "games": n_games,
+        "players": per_player,
+        "first_player_win_rate": first_wins / first.height if first.height else None,
+        "first_player_win_rate_ci95": list(wilson(first_wins, first.height)),
+        "game_length_turns": {
+            "mean": length[0],
+            "ci95": [length[1], length[2]],
+            "min": int(games["turns"].min()),
+            "max": int(games["turns"].max()),
+        },  # fmt: skip
+        "ended_by": dict(games.group_by("ended_by").len().iter_rows()),
+        "bingos_per_game": float(players["bingos"].sum()) / n_games,
+        "top_words": [{"word": w, "count": c} for w, c in top_words.iter_rows()],
+        "score_distributions": distributions,
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def report_markdown(report: dict) -> str:
+    lines = [f"# Self-play report: {report['games']} games", ""]
+    lines += ["| player | level | games | wins | draws | win % | 95 % CI | p-value | mean score | 95 % CI | "
+              "bingos/game | points/turn | exchanges/game | passes/game |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for p in report["players"]:
+        lo, hi = p["win_rate_ci95"]
+        mlo, mhi = p["mean_score_ci95"]
+        lines.append(
+            f"| {p['player']} | {p['level']} | {p['games']} | {p['wins']} | {p['draws']} | {_pct(p['win_rate'])} | "
+            f"{_pct(lo)} – {_pct(hi)} | {p['p_value']:.2g} | {p['mean_score']:.1f} | {mlo:.1f} – {mhi:.1f} | "
+            f"{p['bingos_per_game']:.2f} | {p['points_per_turn']:.1f} | {p['exchanges_per_game']:.2f} | "
+            f"{p['passes_per_game']:.2f} |"
+        )
+    fl = report["game_length_turns"]
+    lo, hi = report["first_player_win_rate_ci95"]
+    first = _pct(report["first_player_win_rate"] or 0)
+    lines += ["", f"- first player wins: {first} (95 % CI {_pct(lo)} – {_pct(hi)})",
+              f"- game length: {fl['mean']:.1f} turns (95 % CI {fl['ci95'][0]:.1f} – {fl['ci95'][1]:.1f}, "
+              f"{fl['min']}..{fl['max']})",
+              f"- games ended by: {', '.join(f'{k} {v}' for k, v in sorted(report['ended_by'].items()))}",
+              f"- bingos per game (all players): {report['bingos_per_game']:.2f}", "",
+              "## Score distributions", "", "| level | n | min | p10 | p25 | median | p75 | p90 | max |",
+              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for d in report["score_distributions"]:
+        lines.append(f"| {d['level']} | {d['n']} | {d['min']} | {d['p10']:.0f} | {d['p25']:.0f} | {d['median']:.0f} | "
+                     f"{d['p75']:.0f} | {d['p90']:.0f} | {d['max']} |")  # fmt: skip
+    lines += ["", "## Most frequent words played", "", "| word | times |", "|---|---|"]
+    lines += [f"| {w['word']} | {w['count']} |" for w in report["top_words"]]
+    return "\n".join(lines) + "\n"
+
+
+def write_charts(out_dir: Path, players: pl.DataFrame, turns: pl.DataFrame) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    paths = []
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for (level,), part in players.group_by(["level"], maintain_order=True):
+        ax.hist(part["score"].to_numpy(), bins=30, alpha=0.55, label=level)
+    ax.set_xlabel("final score")
+    ax.set_ylabel("games")
+    ax.set_title("Score distribution per level")
+    ax.legend()
+    paths.append(out_dir / "score_distribution.png")
+    fig.savefig(paths[-1], dpi=120, bbox_inches="tight")
+    plt.close(fig)
+
+    per_turn = (
+        turns.with_columns((pl.col("turn") // players["seat"].n_unique()).alias("round"))
+        .group_by(["level", "round"]).agg(pl.col("score").mean().alias("points")).sort(["level", "round"])
+    )  # fmt: skip
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for (level,), part in per_turn.group_by(["level"], maintain_order=True):
+        ax.plot(part["round"].to_numpy() + 1, part["points"].to_numpy(), marker="o", markersize=3, label=level)
+    ax.set_xlabel("round of the game")
+    ax.set_ylabel("mean points per turn")
+    ax.set_title("Points per turn through the game")
+    ax.legend()
+    paths.append(out_dir / "points_per_turn.png")
+    fig.savefig(paths[-1], dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def write_report(out_dir: Path) -> tuple[dict, list[Path]]:
+    """Compute the report of a simulate output folder; write report.md, report.json, charts."""
+    games, players, turns = load_run(out_dir)
+    if games.height == 0:
+        raise InputError(f"{out_dir}: no finished games")
+    report = build_report(games, players, turns)
+    (out_dir / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    (out_dir / "report.md").write_text(report_markdown(report), encoding="utf-8")
+    charts = write_charts(out_dir, players, turns)
+    return report, [out_dir / "report.md", out_dir / "report.json", *charts]
