@@ -47,10 +47,14 @@ def mean_ci(values: pl.Series) -> tuple[float, float, float]:
 
 
 def load_run(out_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    paths = [out_dir / f"{name}.parquet" for name in ("games", "players", "turns")]
+    for path in paths:
+        if not path.is_file():
+            raise InputError(f"{out_dir}: not a simulate output folder ({path.name} missing)")
     try:
-        return tuple(pl.read_parquet(out_dir / f"{name}.parquet") for name in ("games", "players", "turns"))
-    except FileNotFoundError as exc:
-        raise InputError(f"{out_dir}: not a simulate output folder ({Path(exc.filename).name} missing)") from None
+        return tuple(pl.read_parquet(path) for path in paths)
+    except Exception as exc:  # polars reports damaged files with several exception types
+        raise InputError(f"{out_dir}: cannot read the tables: {exc}") from None
 
 
 def build_report(games: pl.DataFrame, players: pl.DataFrame, turns: pl.DataFrame) -> dict:
