@@ -227,3 +227,18 @@ def test_report_and_cli(game_lexicon, tmp_path, capsys):
     assert sum(p["wins"] + 0.5 * p["draws"] for p in report["players"]) == 6
     assert main(["report", str(tmp_path)]) == 2
     assert main(["simulate", "--players", "arcymistrz,latwy", "--lexicon", str(lexicon.path)]) == 2
+
+
+def test_mistrz_equity_hook_changes_the_choice(game_lexicon):
+    lexicon, levels = game_lexicon
+    plain = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels))
+    hooked = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels),
+                          leave_value=lambda leave: 100.0 * len(leave))  # fmt: skip
+    a = Game(V, plain, seed=2, game_id=1)
+    b = Game(V, hooked, seed=2, game_id=1)
+    move_a = a.players[0].choose(a)
+    move_b = b.players[0].choose(b)
+    # Valuing every kept tile at 100 makes the fewest-tiles move best: equity = score + 100 * leave.
+    assert len(move_b.tiles) <= len(move_a.tiles)
+    assert move_b.equity == max(move_b.equity, move_a.equity)
+    assert len(move_b.tiles) == 2
