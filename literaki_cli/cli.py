@@ -558,6 +558,120 @@ def _print_solutions(result, rack: str) -> None:
     console.print(table)
 
 
+# --------------------------------------------------------------------------- anagram
+
+
+@app.command("anagram")
+def anagram_command(
+    grid: Annotated[
+        list[str] | None, typer.Argument(help="The 25 letters of a 5x5 grid (one string, five words, a file, '-').")
+    ] = None,
+    letters: Annotated[
+        str | None, typer.Option("--letters", help="Rack anagrams instead: every word of LETTERS (? = blank).")
+    ] = None,
+    top: Annotated[int | None, typer.Option("--top", "-n", min=1, help="Show the N best words (default: all).")] = None,
+    min_len: Annotated[int, typer.Option("--min-len", min=1, help="Only words of at least N letters.")] = 2,
+    class_values: Annotated[
+        str | None, typer.Option("--class-values", help="Premium per letter class, e.g. 1,2,3,4,5 (the default).")
+    ] = None,
+    popular: Annotated[bool, typer.Option("--popular", help="Only popular words.")] = False,
+    json_out: JsonOption = False,
+    rules: Annotated[Path | None, typer.Option("--rules", help="Grid game rules (TOML).")] = None,
+    lexicon: LexiconOption = None,
+) -> None:
+    """Every word on a 5x5 letter grid with its best path and score, or every word of a rack."""
+    from literaki_cli import grid5
+    from literaki_cli.errors import InputError
+    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.position import normalize_rack
+
+    if letters is not None:
+        if grid:
+            raise InputError("give either a GRID or --letters, not both")
+        rack = normalize_rack(letters, "--letters")
+        if not rack:
+            raise InputError("--letters is empty")
+        lex = Lexicon.open(lexicon)
+        groups = grid5.rack_anagrams(rack, lex.popular if popular else lex.words)
+        groups = {n: words for n, words in groups.items() if n >= min_len}
+        if json_out:
+            typer.echo(json.dumps({"letters": rack.upper(), "count": sum(map(len, groups.values())),
+                                   "groups": [{"length": n, "words": w} for n, w in groups.items()]},
+                                  ensure_ascii=False))  # fmt: skip
+            return
+        if not groups:
+            typer.echo(f"no word can be made from {rack.upper()}")
+        for n, words in groups.items():
+            typer.echo(f"{n} letters ({len(words)}): {' '.join(words)}")
+        return
+    if not grid:
+        raise InputError("give a GRID (25 letters, a file or '-') or --letters")
+    text, source = _grid_text(grid)
+    rules_ = grid5.load_grid_rules(rules)
+    if class_values:
+        try:
+            rules_ = rules_.with_class_values(tuple(int(v) for v in class_values.split(",")))
+        except ValueError:
+            raise InputError(f"--class-values {class_values!r}: whole numbers separated by commas") from None
+    cells = grid5.parse_grid(text, rules_.size, source)
+    lex = Lexicon.open(lexicon)
+    found = [
+        w for w in grid5.find_words(cells, lex.popular if popular else lex.words, rules_) if len(w.word) >= min_len
+    ]
+    shown = found if top is None else found[:top]
+    if json_out:
+        typer.echo(json.dumps({"grid": ["".join(cells[r * rules_.size:(r + 1) * rules_.size]).upper()
+                                        for r in range(rules_.size)],
+                               "premiums": grid5.premiums(cells, rules_).tolist(), "count": len(found),
+                               "words": [w.as_dict() for w in shown]}, ensure_ascii=False))  # fmt: skip
+        return
+    _print_grid(cells, rules_, shown, len(found))
+
+
+def _grid_text(args: list[str]) -> tuple[str, str]:
+    from literaki_cli.errors import InputError
+
+    if args == ["-"]:
+        return sys.stdin.read(), "<stdin>"
+    if len(args) == 1 and Path(args[0]).is_file():
+        try:
+            return Path(args[0]).read_text(encoding="utf-8"), args[0]
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{args[0]}: cannot read: {exc}") from None
+    return " ".join(args), "grid"
+
+
+def _print_grid(cells, rules, words, total: int) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from literaki_cli import grid5
+    from literaki_cli.coords import square_name
+
+    console = Console(highlight=False)
+    n = rules.size
+    prem = grid5.premiums(cells, rules)
+    best = words[0] if words else None
+    order = {cell: i for i, cell in enumerate(best.path, 1)} if best else {}
+    text = Text()
+    for r in range(n):
+        for c in range(n):
+            mark = order.get((r, c))
+            text.append(f" {cells[r * n + c].upper()} ", style="bold black on #fbe7a1" if mark else "bold")
+            text.append(f"{mark:<2}" if mark else "  ", style="dim")
+        text.append("\n")
+        if r < n - 1:
+            text.append("    " + "".join(f"{int(prem[r, c]):<5}" for c in range(n - 1)) + "\n", style="cyan")
+    console.print(text)
+    if best:
+        console.print(
+            f"best: [bold]{best.word.upper()}[/] {best.score} — " + " ".join(square_name(r, c) for r, c in best.path)
+        )
+    console.print(f"{total} words" + (f", the best {len(words)}:" if len(words) < total else ":"))
+    for w in words:
+        console.print(f"{w.score:>4}  {w.word.upper():<16} " + " ".join(square_name(r, c) for r, c in w.path))
+
+
 # --------------------------------------------------------------------------- self-play
 
 

@@ -1,0 +1,334 @@
+"""The 5x5 letter-grid game: rules as data (``variants/grid5.toml``), grids, and the search
+for every word that can be traced on a grid.
+
+A word is traced through cells that touch (8 neighbours), never using a cell twice, and the
+line never crosses itself: the two diagonals of one 2x2 block cross at its centre, so each
+such crossing point can be passed at most once.  A word scores one point per letter plus,
+for each crossing point it passes, the premium there: the highest class value among the four
+letters around it.
+
+The search runs compiled (numba) over the lexicon's DAWG: a depth-first walk from every cell
+that follows only arcs of the graph, so a path stops as soon as no word starts with it.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from literaki_cli import alphabet, wordgraph
+from literaki_cli.errors import InputError
+
+_find = njit(cache=True)(wordgraph.find_arc)
+
+
+@dataclass(frozen=True)
+class GridRules:
+    size: int
+    min_word_length: int
+    letter_points: int
+    class_of: dict[str, int]  # letter -> class number (1-based)
+    class_values: tuple[int, ...]
+    rounds: int
+    reshuffles_per_player: int
+    min_players: int
+    max_players: int
+    frequencies_from: str
+
+    def letter_value(self, letter: str) -> int:
+        """The premium class value of a letter."""
+        return self.class_values[self.class_of[letter] - 1]
+
+    def with_class_values(self, values: tuple[int, ...]) -> GridRules:
+        if len(values) != len(self.class_values):
+            raise InputError(f"class values: need {len(self.class_values)} numbers, got {len(values)}")
+        return GridRules(**{**self.__dict__, "class_values": tuple(values)})
+
+
+def load_grid_rules(rules_file: Path | None = None) -> GridRules:
+    where = str(rules_file) if rules_file else "grid5.toml"
+    try:
+        text = Path(rules_file).read_text(encoding="utf-8") if rules_file else (
+            resources.files("literaki_cli") / "games" / "grid5.toml").read_text(encoding="utf-8")  # fmt: skip
+        data = tomllib.loads(text)
+        grid, game = data["grid"], data["game"]
+        classes = grid["classes"]
+        class_of = {}
+        for k, letters in enumerate(classes, 1):
+            for ch in letters:
+                if ch not in alphabet.POLISH_LETTERS:
+                    raise InputError(f"{where} [grid]: key 'classes': {ch!r} is not a Polish letter")
+                class_of[ch] = k
+        missing = [ch for ch in alphabet.POLISH_LETTERS if ch not in class_of]
+        if missing:
+            raise InputError(f"{where} [grid]: key 'classes' leaves out {', '.join(missing)}")
+        values = tuple(int(v) for v in grid["class_values"])
+        if len(values) != len(classes):
+            raise InputError(f"{where} [grid]: 'class_values' needs one value per class ({len(classes)})")
+        return GridRules(
+            size=int(grid["size"]), min_word_length=int(grid["min_word_length"]),
+            letter_points=int(grid["letter_points"]), class_of=class_of, class_values=values,
+            rounds=int(game["rounds"]), reshuffles_per_player=int(game["reshuffles_per_player"]),
+            min_players=int(game["min_players"]), max_players=int(game["max_players"]),
+            frequencies_from=str(data["draw"]["frequencies_from"]),
+        )  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"{where}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}: not valid TOML: {exc}") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"{where}: missing or bad key {exc}") from None
+
+
+def parse_grid(text: str, size: int = 5, source: str = "grid") -> list[str]:
+    """The letters of a grid, row by row: 25 letters in one string, in lines, spaced or not."""
+    letters = [ch for ch in alphabet.normalize(text) if not ch.isspace() and ch not in ",;|"]
+    for i, ch in enumerate(letters, 1):
+        if not alphabet.is_polish_letter(ch):
+            raise InputError(f"{source}: letter {i} {ch!r} is not a letter of the Polish alphabet")
+    if len(letters) != size * size:
+        raise InputError(f"{source}: {len(letters)} letters, a {size}x{size} grid needs {size * size}")
+    return letters
+
+
+def draw_grid(rng: random.Random, size: int = 5) -> list[str]:
+    """Random letters with the Literaki letter frequencies (blanks excluded), with replacement."""
+    from literaki_cli.variant import load_variant
+
+    variant = load_variant("literaki")
+    letters = [t.letter for t in variant.tiles.values()]
+    weights = [t.count for t in variant.tiles.values()]
+    return rng.choices(letters, weights=weights, k=size * size)
+
+
+def premiums(letters: list[str], rules: GridRules) -> np.ndarray:
+    """Premium at each crossing point, as a (size-1) x (size-1) grid."""
+    n = rules.size
+    values = [rules.letter_value(ch) for ch in letters]
+    out = np.zeros((n - 1, n - 1), dtype=np.int64)
+    for r in range(n - 1):
+        for c in range(n - 1):
+            out[r, c] = max(
+                values[r * n + c], values[r * n + c + 1], values[(r + 1) * n + c], values[(r + 1) * n + c + 1]
+            )
+    return out
+
+
+@njit(cache=True)
+def _search(arcs, root, codes, size, premium, letter_points, min_len, out_cells, out_len, out_score, capacity):
+    """Every traceable path that spells a word: cells, length, score (all paths; the caller keeps
+    the best per word).  Returns the number of paths found (may exceed ``capacity``)."""
+    n_cells = size * size
+    max_len = min(n_cells, out_cells.shape[1])
+    path = np.zeros(max_len, dtype=np.int64)
+    node_at = np.zeros(max_len + 1, dtype=np.int64)  # list index to read the next letter from
+    next_dir = np.zeros(max_len, dtype=np.int64)  # next neighbour direction to try (0..7)
+    gain = np.zeros(max_len, dtype=np.int64)  # premium collected by the step into path[d]
+    block_at = np.full(max_len, -1, dtype=np.int64)  # crossing point used by that step
+    dr = np.array([-1, -1, -1, 0, 0, 1, 1, 1])
+    dc = np.array([-1, 0, 1, -1, 1, -1, 0, 1])
+    found = 0
+    for start in range(n_cells):
+        p = _find(arcs, root, codes[start])
+        if p < 0:
+            continue
+        used = np.zeros(n_cells, dtype=np.bool_)
+        blocks = np.zeros((size - 1) * (size - 1), dtype=np.bool_)
+        depth = 0
+        path[0] = start
+        used[start] = True
+        gain[0] = 0
+        block_at[0] = -1
+        node_at[1] = arcs[p] & 0xFFFFFF
+        next_dir[0] = 0
+        score = letter_points
+        while depth >= 0:
+            if next_dir[depth] >= 8 or node_at[depth + 1] == 0 or depth + 1 >= max_len:
+                # Backtrack.
+                used[path[depth]] = False
+                if block_at[depth] >= 0:
+                    blocks[block_at[depth]] = False
+                score -= letter_points + gain[depth]
+                depth -= 1
+                continue
+            k = next_dir[depth]
+            next_dir[depth] = k + 1
+            cell = path[depth]
+            r = cell // size + dr[k]
+            c = cell % size + dc[k]
+            if r < 0 or r >= size or c < 0 or c >= size:
+                continue
+            nxt = r * size + c
+            if used[nxt]:
+                continue
+            block = -1
+            if dr[k] != 0 and dc[k] != 0:
+                block = min(r, cell // size) * (size - 1) + min(c, cell % size)
+                if blocks[block]:
+                    continue
+            q = _find(arcs, node_at[depth + 1], codes[nxt])
+            if q < 0:
+                continue
+            depth += 1
+            path[depth] = nxt
+            used[nxt] = True
+            block_at[depth] = block
+            gain[depth] = 0
+            if block >= 0:
+                blocks[block] = True
+                gain[depth] = premium[block]
+            score += letter_points + gain[depth]
+            next_dir[depth] = 0
+            node_at[depth + 1] = arcs[q] & 0xFFFFFF
+            if (arcs[q] & 0x2000000) != 0 and depth + 1 >= min_len:
+                if found < capacity:
+                    for i in range(depth + 1):
+                        out_cells[found, i] = path[i]
+                    out_len[found] = depth + 1
+                    out_score[found] = score
+                found += 1
+    return found
+
+
+@dataclass(frozen=True)
+class GridWord:
+    word: str
+    score: int
+    path: tuple[tuple[int, int], ...]
+
+    def as_dict(self) -> dict:
+        return {"word": self.word, "score": self.score, "path": [list(cell) for cell in self.path]}
+
+
+def find_words(letters: list[str], word_set, rules: GridRules) -> list[GridWord]:
+    """Every word of ``word_set`` traceable on the grid, with its best path; best first."""
+    size = rules.size
+    codes = np.array([alphabet.CODE_OF[ch] for ch in letters], dtype=np.int64)
+    premium = premiums(letters, rules).ravel()
+    capacity = 4096
+    while True:
+        cells = np.zeros((capacity, 16), dtype=np.int64)
+        lengths = np.zeros(capacity, dtype=np.int64)
+        scores = np.zeros(capacity, dtype=np.int64)
+        found = _search(word_set.arcs, word_set.root, codes, size, premium, rules.letter_points,
+                        rules.min_word_length, cells, lengths, scores, capacity)  # fmt: skip
+        if found <= capacity:
+            break
+        capacity = found
+    best: dict[str, GridWord] = {}
+    for i in range(found):
+        path_cells = cells[i, : lengths[i]]
+        word = "".join(letters[c] for c in path_cells)
+        path = tuple((int(c) // size, int(c) % size) for c in path_cells)
+        score = int(scores[i])
+        old = best.get(word)
+        if old is None or score > old.score or (score == old.score and path < old.path):
+            best[word] = GridWord(word, score, path)
+    return sorted(best.values(), key=lambda w: (-w.score, -len(w.word), alphabet.collation_key(w.word)))
+
+
+def path_crossings(path: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """The crossing points (block top-left corners) a path passes, in order."""
+    out = []
+    for (r1, c1), (r2, c2) in zip(path, path[1:], strict=False):
+        if r1 != r2 and c1 != c2:
+            out.append((min(r1, r2), min(c1, c2)))
+    return out
+
+
+def path_is_legal(path: tuple[tuple[int, int], ...], size: int = 5) -> bool:
+    """Adjacent steps, no cell twice, no crossing point passed twice (the line never crosses)."""
+    if len(set(path)) != len(path) or any(not (0 <= r < size and 0 <= c < size) for r, c in path):
+        return False
+    if any(max(abs(r1 - r2), abs(c1 - c2)) != 1 for (r1, c1), (r2, c2) in zip(path, path[1:], strict=False)):
+        return False
+    crossings = path_crossings(path)
+    return len(set(crossings)) == len(crossings)
+
+
+def path_score(path, letters: list[str], rules: GridRules) -> int:
+    prem = premiums(letters, rules)
+    return rules.letter_points * len(path) + sum(int(prem[r, c]) for r, c in path_crossings(path))
+
+
+@njit(cache=True)
+def _rack_words(arcs, root, counts, max_len, out, capacity):
+    """Every word spelled from the rack ``counts`` (index 0: blanks), as 255-separated codes
+    (a blank's letter + 64).  Returns the number of bytes needed (may exceed ``capacity``)."""
+    node = np.zeros(max_len + 1, dtype=np.int64)
+    pos = np.zeros(max_len + 1, dtype=np.int64)  # arc being tried at each depth
+    kind = np.zeros(max_len + 1, dtype=np.int64)  # 1 rack tile, 2 blank
+    word = np.zeros(max_len + 1, dtype=np.int64)
+    n_out = 0
+    depth = 0
+    node[0] = root
+    pos[0] = root
+    kind[0] = 1
+    while depth >= 0:
+        p = pos[depth]
+        if p <= 0 or depth >= max_len:
+            depth -= 1
+            if depth >= 0:
+                counts[word[depth] & 63 if kind[depth] == 1 else 0] += 1
+                kind[depth] += 1
+            continue
+        arc = arcs[p]
+        letter = np.int64(arc >> 26)
+        k = kind[depth]
+        if k > 2 or letter == 0:
+            pos[depth] = -1 if arc & 0x1000000 else p + 1
+            kind[depth] = 1
+            continue
+        if (k == 1 and counts[letter] == 0) or (k == 2 and counts[0] == 0):
+            kind[depth] = k + 1
+            continue
+        counts[letter if k == 1 else 0] -= 1
+        word[depth] = letter + (64 if k == 2 else 0)
+        if arc & 0x2000000:
+            need = depth + 2
+            if n_out + need <= capacity:
+                for i in range(depth + 1):
+                    out[n_out + i] = word[i]
+                out[n_out + depth + 1] = 255
+            n_out += need
+        nxt = np.int64(arc & 0xFFFFFF)
+        depth += 1
+        node[depth] = nxt
+        pos[depth] = nxt if nxt != 0 else -1
+        kind[depth] = 1
+    return n_out
+
+
+def rack_anagrams(letters: str, word_set, max_length: int = 15) -> dict[int, list[str]]:
+    """Every word that can be made from ``letters`` ('?' = blank), grouped by length, longest
+    first; in each word a letter supplied by a blank is lower case, the rest upper case.  A word
+    makeable without blanks is listed once, in its blank-free spelling."""
+    from literaki_cli.movegen import rack_counts
+
+    counts = rack_counts(letters)
+    max_len = min(max_length, len(letters))
+    capacity = 1 << 16
+    while True:
+        out = np.zeros(capacity, dtype=np.uint8)
+        needed = _rack_words(word_set.arcs, word_set.root, counts.copy(), max_len, out, capacity)
+        if needed <= capacity:
+            break
+        capacity = needed
+    best: dict[str, str] = {}
+    for chunk in out[:needed].tobytes().split(b"\xff")[:-1]:
+        plain = "".join(alphabet.LETTER_OF[b & 63] for b in chunk)
+        shown = "".join(alphabet.LETTER_OF[b & 63] if b & 64 else alphabet.LETTER_OF[b].upper() for b in chunk)
+        blanks = sum(1 for b in chunk if b & 64)
+        old = best.get(plain)
+        if old is None or blanks < sum(ch.islower() for ch in old):
+            best[plain] = shown
+    groups: dict[int, list[str]] = {}
+    for plain in sorted(best, key=alphabet.collation_key):
+        groups.setdefault(len(plain), []).append(best[plain])
+    return dict(sorted(groups.items(), reverse=True))
