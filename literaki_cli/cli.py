@@ -690,6 +690,9 @@ def simulate_command(
         Path | None, typer.Option("--levels", help="Level parameters (TOML) instead of the built-in.")
     ] = None,
     variant: Annotated[str, typer.Option("--variant", help="Game variant.")] = "literaki",
+    game: Annotated[
+        str, typer.Option("--game", help="literaki (board games) or grid5 (the 5x5 letter grid).")
+    ] = "literaki",
     rules: RulesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -709,16 +712,27 @@ def simulate_command(
     for spec in specs:
         if spec not in known:
             raise InputError(f"unknown player level {spec!r}; choose one of: {', '.join(known)}")
-    chosen = load_variant(variant, rules)
+    if game == "grid5":
+        from literaki_cli.grid5 import load_grid_rules
+
+        chosen = load_grid_rules(rules)
+        name = "grid5"
+        if gcg:
+            raise InputError("--gcg records board games; the grid game has no GCG")
+    elif game == "literaki":
+        chosen = load_variant(variant, rules)
+        name = chosen.name
+    else:
+        raise InputError(f"unknown game {game!r}; choose literaki or grid5")
     if not chosen.min_players <= len(specs) <= chosen.max_players:
-        raise InputError(f"{chosen.name} needs {chosen.min_players} to {chosen.max_players} players, got {len(specs)}")
+        raise InputError(f"{name} needs {chosen.min_players} to {chosen.max_players} players, got {len(specs)}")
     if resume is not None and out is not None and resume != out:
         raise InputError("give either --out or --resume (the run continues in its own folder)")
     out_dir = resume or out or Path(f"sim-{datetime.now():%Y%m%d-%H%M%S}")
     lexicon_path = resolve_lexicon_path(lexicon)
     config = RunConfig(
         players=specs, games=games, seed=seed, variant=variant, rules=str(rules) if rules else None,
-        levels=str(levels) if levels else None, lexicon=str(lexicon_path.resolve()), gcg=gcg,
+        levels=str(levels) if levels else None, lexicon=str(lexicon_path.resolve()), gcg=gcg, game=game,
     )  # fmt: skip
     from literaki_cli.lexicon import Lexicon
 

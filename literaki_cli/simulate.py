@@ -34,6 +34,7 @@ class RunConfig:
     levels: str | None = None
     lexicon: str = ""
     gcg: bool = False
+    game: str = "literaki"  # "grid5": the 5x5 letter-grid game
 
 
 @dataclass
@@ -60,9 +61,22 @@ def _setup(config: RunConfig) -> None:
     from literaki_cli.players import load_levels, make_players
     from literaki_cli.variant import load_variant
 
-    variant = load_variant(config.variant, Path(config.rules) if config.rules else None)
     lexicon = Lexicon.open(Path(config.lexicon))
     levels = load_levels(Path(config.levels) if config.levels else None)
+    if config.game == "grid5":
+        from literaki_cli.grid5 import load_grid_rules
+        from literaki_cli.gridgame import GridComputer
+
+        rules = load_grid_rules(Path(config.rules) if config.rules else None)
+        players = []
+        for i, spec in enumerate(config.players):
+            level = levels[spec]
+            nick = spec if config.players.count(spec) == 1 else f"{spec}{config.players[: i + 1].count(spec)}"
+            words = lexicon.popular if level.vocabulary == "popular" else lexicon.words
+            players.append(GridComputer(nick, level, words, rules))
+        _WORKER.update(config=config, rules=rules, lexicon=lexicon, players=players)
+        return
+    variant = load_variant(config.variant, Path(config.rules) if config.rules else None)
     _WORKER.update(config=config, variant=variant, lexicon=lexicon,
                    players=make_players(config.players, lexicon, variant, levels))  # fmt: skip
 
@@ -73,6 +87,8 @@ def play_one(game_id: int) -> GameOutput:
 
     config: RunConfig = _WORKER["config"]
     players = _WORKER["players"]
+    if config.game == "grid5":
+        return play_one_grid(game_id)
     game = Game(_WORKER["variant"], players, seed=config.seed, game_id=game_id, first=game_id % len(players)).play()
     levels = {p.name: p.level.name for p in players}
     turns = [
@@ -111,6 +127,50 @@ def play_one(game_id: int) -> GameOutput:
     lexicon_name = _WORKER["lexicon"].meta["source"]["file"].removesuffix(".zip")
     gcg = game_to_gcg(game, lexicon_name) if config.gcg else None
     return GameOutput(game_id, turns, row, player_rows, gcg)
+
+
+def play_one_grid(game_id: int) -> GameOutput:
+    """One game of the grid game, in the same tables (rack/leave empty, reshuffles counted as
+    exchanges, the word and its path as the play)."""
+    from literaki_cli.coords import square_name
+    from literaki_cli.gridgame import PASS, RESHUFFLE, WORD, GridGame
+
+    config: RunConfig = _WORKER["config"]
+    players = _WORKER["players"]
+    game = GridGame(_WORKER["rules"], players, seed=config.seed, game_id=game_id, first=game_id % len(players)).play()
+    turns = []
+    running = [0] * len(players)
+    for t in game.turns:
+        running[t.player] = t.total
+        others = [s for i, s in enumerate(running) if i != t.player]
+        turns.append({
+            "playerID": t.nick, "gameID": game_id, "turn": t.turn, "rack": "",
+            "play": t.word.upper() + " " + " ".join(square_name(r, c) for r, c in t.path) if t.kind == WORD
+            else ("-" if t.kind == PASS else "reshuffle"),
+            "score": t.score, "totalscore": t.total, "tilesplayed": len(t.word), "leave": "",
+            "equity": float(t.score), "tilesremaining": game.rules.rounds - t.round - 1, "oppscore": max(others),
+            "kind": {WORD: "place", PASS: "pass", RESHUFFLE: "exchange"}[t.kind], "exchanged": "",
+            "blanks_played": 0, "colour_points": t.score - len(t.word) * game.rules.letter_points if t.word else 0,
+            "bingo": False, "words": t.word.upper(), "word_length": len(t.word), "level": players[t.player].level.name,
+        })  # fmt: skip
+    winners = game.winners()
+    row: dict = {"gameID": game_id}
+    player_rows = []
+    for p, player in enumerate(players):
+        mine = [t for t in game.turns if t.player == p]
+        stats = {"score": game.scores[p], "bingos": 0, "turns": sum(t.kind != RESHUFFLE for t in mine),
+                 "exchanges": sum(t.kind == RESHUFFLE for t in mine), "passes": sum(t.kind == PASS for t in mine),
+                 "adjustment": 0}  # fmt: skip
+        for key in ("score", "bingos", "turns"):
+            row[f"{player.name}_{key}"] = stats[key]
+        player_rows.append({"gameID": game_id, "player": player.name, "level": player.level.name, "seat": p,
+                            "first": p == game.first, "won": p in winners and len(winners) == 1,
+                            "draw": len(winners) > 1 and p in winners, **stats})  # fmt: skip
+    row["first"] = players[game.first].name
+    row["winner"] = players[winners[0]].name if len(winners) == 1 else "draw"
+    row["ended_by"] = game.ended_by
+    row["turns"] = len(game.turns)
+    return GameOutput(game_id, turns, row, player_rows, None)
 
 
 # --------------------------------------------------------------------------- the run
@@ -155,7 +215,7 @@ def _load_previous(out_dir: Path, config: RunConfig) -> list[GameOutput]:
     if not run_file.is_file():
         raise InputError(f"{out_dir}: nothing to resume (no run.json)")
     previous = json.loads(run_file.read_text(encoding="utf-8"))
-    for key in ("players", "seed", "variant", "rules", "levels"):
+    for key in ("players", "seed", "variant", "rules", "levels", "game"):
         if previous.get(key) != getattr(config, key):
             raise InputError(
                 f"{out_dir}: the run there has {key} = {previous.get(key)!r}, not {getattr(config, key)!r}"
