@@ -64,6 +64,7 @@ class Turn:
     bingo: bool = False
     words: tuple[str, ...] = ()
     main_word_length: int = 0
+    forced_exchange: str = ""  # the player whose rack a WYM square exchanged
 
 
 @dataclass
@@ -194,17 +195,39 @@ class Game:
         self.board = self.board.with_tiles(tiles)
         self.racks[p] = leave + self.bag.draw(len(tiles))
         self.passes_in_row = 0
+        victim = self._forced_exchange(tiles)
         turn = self._record(
             PLACE, gcg_play(move, direction), move.total, rack, leave, equity,
             tiles_played=len(tiles), blanks_played=sum(t.blank for t in tiles),
             colour_points=premium_points(move), bingo=move.bingo > 0,
             words=tuple(w.word for w in move.words), main_word_length=len(move.words[0].letters) if move.words else 0,
+            forced_exchange=self.nick(victim) if victim is not None else "",
         )  # fmt: skip
         if not self.racks[p] and not self.bag:
             self._finish_out(p)
         else:
             self._next()
         return turn
+
+    def _forced_exchange(self, tiles: list[Tile]) -> int | None:
+        """A new tile on a forced-exchange square (WYM) exchanges the next player's whole rack at
+        random, unless the bag holds fewer than the variant's minimum; returns that player."""
+        squares = self._effect_squares("forced-exchange")
+        if not squares or not any((t.row, t.col) in squares for t in tiles):
+            return None
+        if len(self.bag) < self.variant.forced_exchange_min_bag:
+            return None
+        victim = (self.current + 1) % self.n_players
+        old = self.racks[victim]
+        self.racks[victim] = self.bag.draw(len(old))
+        self.bag.put_back(old)
+        return victim
+
+    def _effect_squares(self, effect: str) -> set[tuple[int, int]]:
+        cache = self.__dict__.setdefault("_effects", {})
+        if effect not in cache:
+            cache[effect] = self.variant.effect_squares(effect)
+        return cache[effect]
 
     def exchange(self, tiles: str, equity: float | None = None) -> Turn:
         p = self.current

@@ -358,6 +358,23 @@ def record_tiles(rec: np.ndarray) -> tuple[list[Tile], int]:
     return tiles, d
 
 
+def covers_any(records: np.ndarray, squares: set[tuple[int, int]], shape: tuple[int, int]) -> np.ndarray:
+    """For each move record: does it lay a new tile on one of ``squares``?  (Vectorised.)"""
+    n_rows, n_cols = shape
+    if not squares or records.shape[0] == 0:
+        return np.zeros(records.shape[0], dtype=bool)
+    k = np.arange(MAX_WORD)
+    across = records[:, DIR : DIR + 1] == ACROSS
+    rows = records[:, ROW : ROW + 1] + np.where(across, 0, k)
+    cols = records[:, COL : COL + 1] + np.where(across, k, 0)
+    cells = records[:, CELLS : CELLS + MAX_WORD]
+    new = (k < records[:, LENGTH : LENGTH + 1]) & ((cells & BOARD_FLAG) == 0) & (rows < n_rows) & (cols < n_cols)
+    wanted = np.zeros(n_rows * n_cols, dtype=bool)
+    for r, c in squares:
+        wanted[r * n_cols + c] = True
+    return (wanted[np.where(new, rows * n_cols + cols, 0)] & new).any(axis=1)
+
+
 def rack_counts(rack: str) -> np.ndarray:
     """Rack as counts per letter code; index 0 counts blanks."""
     counts = np.zeros(64, dtype=np.int64)

@@ -19,7 +19,7 @@ import numpy as np
 
 from literaki_cli.errors import InputError
 from literaki_cli.game import EXCHANGE, PASS, PLACE, Action, Game
-from literaki_cli.movegen import SCORE, MoveGenerator, record_tiles
+from literaki_cli.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
 from literaki_cli.position import BLANK
 
 LeaveValue = Callable[[str], float]
@@ -35,6 +35,7 @@ class Level:
     exchange_below: int
     keep: str
     keep_max: int
+    forced_exchange_bonus: float = 0.0  # equity added to a move that forces the next player to exchange
 
     @property
     def always_best(self) -> bool:
@@ -59,6 +60,7 @@ def load_levels(path: Path | None = None) -> dict[str, Level]:
             level = Level(
                 name, str(spec.get("title", name)), str(spec["vocabulary"]), alpha, beta,
                 int(spec["exchange_below"]), str(spec.get("keep", "")), int(spec.get("keep_max", 0)),
+                float(spec.get("forced_exchange_bonus", 0.0)),
             )  # fmt: skip
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"{where} [{name}]: missing or bad key ({exc})") from None
@@ -96,6 +98,7 @@ class ComputerPlayer:
         if n:
             scores = moves.records[:, SCORE].astype(np.float64)
             equity = scores + self._leave_values(moves, rack) if self.leave_value else scores
+            equity = equity + self._effect_bonus(game, moves)
             best = float(equity.max())
         if (not n or best < self.level.exchange_below) and game.can_exchange():
             tiles = exchange_choice(rack, self.level)
@@ -111,6 +114,19 @@ class ComputerPlayer:
             index = int(order[min(n - 1, math.floor(q * n))])
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
+
+    def _effect_bonus(self, game: Game, moves) -> np.ndarray | float:
+        """``forced_exchange_bonus`` for moves that lay a tile on a WYM square while the bag is
+        full enough for it to fire (after the mover refills)."""
+        if not self.level.forced_exchange_bonus:
+            return 0.0
+        squares = game._effect_squares("forced-exchange")
+        if not squares:
+            return 0.0
+        records = moves.records
+        fires = covers_any(records, squares, (game.variant.board.rows, game.variant.board.columns))
+        fires &= len(game.bag) - records[:, TILES] >= game.variant.forced_exchange_min_bag
+        return fires * self.level.forced_exchange_bonus
 
     def _leave_values(self, moves, rack: str) -> np.ndarray:
         from literaki_cli.move import rack_needs, take_from_rack

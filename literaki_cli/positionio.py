@@ -54,6 +54,12 @@ def _is_column_header(line: str, columns: int) -> bool:
     return line.replace(" ", "").replace("|", "").lower() == COLUMN_LETTERS[:columns]
 
 
+def _strip_row_numbers(line: str) -> str:
+    """The line without a leading and a trailing row number (blanked, so columns still count)."""
+    body = re.sub(r"^\s*\d{1,2}(?=[\s|:.]|$)", lambda m: " " * len(m.group()), line.rstrip())
+    return re.sub(r"(?<=[\s|])\d{1,2}\s*$", "", body)
+
+
 def read_board_text(text: str, variant: Variant, source: str) -> Board:
     """A board from text rows; tolerant of row numbers, a column header, spaces and '|'."""
     rows, columns = variant.board.rows, variant.board.columns
@@ -64,9 +70,7 @@ def read_board_text(text: str, variant: Variant, source: str) -> Board:
             continue
         if row >= rows:
             raise InputError(f"{source}:{line_no}: more than {rows} board rows")
-        # Strip a leading and a trailing row number (digits), keeping columns for messages.
-        body = re.sub(r"^\s*\d{1,2}(?=[\s|:.]|$)", lambda m: " " * len(m.group()), line.rstrip())
-        body = re.sub(r"(?<=[\s|])\d{1,2}\s*$", "", body)
+        body = _strip_row_numbers(line)
         col = 0
         for pos, ch in enumerate(body, 1):
             if ch in " \t|":
@@ -176,14 +180,31 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
         name = opcodes.get(key, "").lower()
         if name in builtin_variants():
             return load_variant(name)
-    default = load_variant()
     width = sum(int(t) if t.isdigit() else 1 for t in re.findall(r"\d+|.", board_field.split("/")[0]))
+    return _variant_with_width(width)
+
+
+def _variant_with_width(width: int) -> Variant:
+    """The built-in variant whose board is ``width`` columns wide (literaki when none is)."""
+    from literaki_cli.variant import builtin_variants
+
+    default = load_variant()
     if width != default.board.columns:
         for name in builtin_variants():
             candidate = load_variant(name)
             if candidate.board.columns == width:
                 return candidate
     return default
+
+
+def _variant_for_text(text: str) -> Variant:
+    """The variant of a board text, from the number of squares in its first row."""
+    for line in text.splitlines():
+        compact = line.replace(" ", "").replace("|", "").lower()
+        if not compact or compact == COLUMN_LETTERS[: len(compact)]:
+            continue
+        return _variant_with_width(len(re.sub(r"[\s|]", "", _strip_row_numbers(line))))
+    return load_variant()
 
 
 def write_cgp(position: Position) -> str:
@@ -245,7 +266,7 @@ def read_position(text: str, source: str, variant: Variant | None = None, fmt: s
     if fmt == "cgp":
         return read_cgp(text, variant, source)
     if fmt == "text":
-        variant = variant or load_variant()
+        variant = variant or _variant_for_text(text)
         return Position(variant, read_board_text(text, variant, source))
     raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
 

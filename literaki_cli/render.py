@@ -49,11 +49,12 @@ def square_look(kind: SquareKind, is_start: bool) -> SquareLook:
     elif kind.word_multiplier > 1:
         label = f"{kind.word_multiplier}×"
     elif kind.directional_word_multiplier > 1:
-        label = f"{kind.directional_word_multiplier}S"
+        arrows = {"across-start": "→", "across-end": "←", "down-start": "↓", "down-end": "↑"}
+        label = f"{kind.directional_word_multiplier}" + "".join(arrows[d] for d in sorted(kind.directions))
     elif kind.letter_multiplier > 1:
         label = f"{kind.letter_multiplier}L"
     elif kind.effect:
-        label = "W"
+        label = "WYM" if kind.effect == "forced-exchange" else kind.effect[:3]
     else:
         label = ""
     return SquareLook(fill, label)

@@ -104,6 +104,7 @@ class Variant:
     max_players: int
     exchange_min_bag: int
     exchange_max_per_player: int
+    forced_exchange_min_bag: int
     min_word_length: int
     max_word_length: int
     source: str
@@ -112,6 +113,11 @@ class Variant:
     def tile_letters(self) -> str:
         """The letters that have tiles, in Polish alphabetical order."""
         return "".join(ch for ch in alphabet.POLISH_LETTERS if ch in self.tiles)
+
+    def effect_squares(self, effect: str) -> set[tuple[int, int]]:
+        """The squares whose kind carries ``effect`` (e.g. "forced-exchange")."""
+        b = self.board
+        return {(r, c) for r in range(b.rows) for c in range(b.columns) if b.kind_at(r, c).effect == effect}
 
     @property
     def tile_count(self) -> int:
@@ -321,6 +327,9 @@ def parse_variant(text: str, source: str) -> Variant:
         max_players=max_players,
         exchange_min_bag=exchange.positive("min_bag", 7, minimum=0),
         exchange_max_per_player=exchange.positive("max_per_player", 3, minimum=0),
+        forced_exchange_min_bag=data.sub("effects").positive(
+            "forced_exchange_min_bag", exchange.positive("min_bag", 7, minimum=0), minimum=0
+        ),
         min_word_length=min_len,
         max_word_length=max_len,
         source=source,

@@ -81,3 +81,21 @@ def sjp_lexicon(sjp_build):
     from literaki_cli.lexicon import Lexicon
 
     return Lexicon.open(sjp_build.output)
+
+
+@pytest.fixture(scope="session")
+def flowing_lexicon(tmp_path_factory, variant):
+    """Every 2-letter string and the 3-letter strings of common letters: a lexicon in which
+    games flow and end, built in a second (no SJP needed)."""
+    import itertools
+
+    from lexicon_build.build import build_lexicon
+    from literaki_cli import alphabet
+    from literaki_cli.lexicon import Lexicon
+
+    common = "aeiouyznrstwkcdlpm"
+    words = {a + b for a in alphabet.POLISH_LETTERS for b in alphabet.POLISH_LETTERS}
+    words |= {"".join(t) for t in itertools.product(common, repeat=3)}
+    folder = tmp_path_factory.mktemp("flowing")
+    (folder / "w.txt").write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
+    return Lexicon.open(build_lexicon(folder / "w.txt", folder / "f.lexicon", variant).output)

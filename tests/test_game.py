@@ -1,24 +1,20 @@
 """The game engine, the computer players and simulate: rules, invariants, determinism."""
 
-import itertools
 from collections import Counter
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from lexicon_build.build import build_lexicon
 from literaki_cli.bag import full_bag
 from literaki_cli.errors import LiterakiError
 from literaki_cli.game import EXCHANGE, Game
-from literaki_cli.lexicon import Lexicon
 from literaki_cli.move import Tile
 from literaki_cli.players import exchange_choice, load_levels, make_players
 from literaki_cli.simulate import TURN_COLUMNS, TURN_EXTRAS, RunConfig, run_simulation
 from literaki_cli.variant import load_variant
 
 V = load_variant()
-COMMON = "aeiouyznrstwkcdlpm"
 LEVELS_ALL = """
 [mistrz]
 vocabulary = "all"
@@ -35,17 +31,10 @@ exchange_below = 0
 
 
 @pytest.fixture(scope="module")
-def game_lexicon(tmp_path_factory):
-    """Every 2-letter string and the 3-letter strings of common letters: games flow and end."""
-    from literaki_cli import alphabet
-
-    words = {a + b for a in alphabet.POLISH_LETTERS for b in alphabet.POLISH_LETTERS}
-    words |= {"".join(t) for t in itertools.product(COMMON, repeat=3)}
-    folder = tmp_path_factory.mktemp("game")
-    (folder / "w.txt").write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
-    (folder / "levels.toml").write_text(LEVELS_ALL, encoding="utf-8")
-    out = build_lexicon(folder / "w.txt", folder / "g.lexicon", V).output
-    return Lexicon.open(out), folder / "levels.toml"
+def game_lexicon(flowing_lexicon, tmp_path_factory):
+    levels = tmp_path_factory.mktemp("levels") / "levels.toml"
+    levels.write_text(LEVELS_ALL, encoding="utf-8")
+    return flowing_lexicon, levels
 
 
 def players(lexicon, levels_file, specs=("mistrz", "mistrz")):

@@ -80,8 +80,10 @@ def play_random_moves(generator, board, rng, n_moves):
 racks = st.text(alphabet=LETTERS + "?", min_size=1, max_size=7).filter(lambda r: r.count("?") <= 2)
 
 
-@pytest.mark.parametrize("variant", [LITERAKI, SMALL], ids=["literaki-15x15", "custom-7x9"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.parametrize(
+    "variant", [LITERAKI, SMALL, load_variant("literki")], ids=["literaki-15x15", "custom-7x9", "literki-17x15"]
+)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), n_moves=st.integers(0, 6), rack=racks)
 def test_generator_agrees_with_brute_force(small_lexicon, variant, seed, n_moves, rack):
     lexicon, words = small_lexicon
