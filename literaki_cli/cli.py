@@ -672,6 +672,35 @@ def _print_grid(cells, rules, words, total: int) -> None:
         console.print(f"{w.score:>4}  {w.word.upper():<16} " + " ".join(square_name(r, c) for r, c in w.path))
 
 
+# --------------------------------------------------------------------------- play
+
+
+@app.command("play")
+def play_command(
+    level: Annotated[str, typer.Option("--level", help="latwy, normalny or trudny.")] = "normalny",
+    variant: Annotated[str, typer.Option("--variant", help="Game variant.")] = "literaki",
+    rules: RulesOption = None,
+    lang: Annotated[str, typer.Option("--lang", help="Interface language: pl or en.")] = "pl",
+    load: Annotated[Path | None, typer.Option("--load", help="Resume a game saved as GCG.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the bag and the computer's choices.")] = None,
+    lexicon: LexiconOption = None,
+) -> None:
+    """A game of Literaki against the computer in the terminal."""
+    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.play import PlaySession, Texts
+    from literaki_cli.variant import load_variant
+
+    Texts(lang)  # a bad --lang fails before anything else
+    session = PlaySession(load_variant(variant, rules), Lexicon.open(lexicon), level, lang, seed=seed)
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    if load is not None:
+        session.load(load)
+    session.run(loaded=load is not None)
+
+
 # --------------------------------------------------------------------------- self-play
 
 
