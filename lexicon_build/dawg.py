@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from literaki_cli import wordgraph
+from literaki_cli.errors import InputError
 
 #: Rows of string tables are zero-padded to this many bytes (a multiple of 8, above the longest
 #: GADDAG string of a 17-column board).
@@ -255,7 +256,7 @@ class GraphBuilder:
             rows, lengths, order, self.arcs, self.n_arcs, self.table, self.n_states, *self._open, finish
         )
         if self.n_arcs - 1 > wordgraph.MAX_LIST_INDEX:
-            raise OverflowError(f"word graph too large: {self.n_arcs} arcs exceed the {wordgraph.INDEX_BITS}-bit index")
+            raise InputError(f"word list too large: {self.n_arcs} arcs exceed the {wordgraph.INDEX_BITS}-bit index")
         if finish:
             self._open = None
             return 0 if self._empty else int(root)

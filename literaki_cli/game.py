@@ -20,7 +20,7 @@ from literaki_cli.errors import LiterakiError
 from literaki_cli.move import Tile, rack_needs, take_from_rack
 from literaki_cli.position import BLANK
 from literaki_cli.scoring import MoveScore, score_tiles
-from literaki_cli.variant import ACROSS, DOWN, Variant
+from literaki_cli.variant import ACROSS, Variant
 
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 
@@ -305,4 +305,4 @@ def premium_points(move: MoveScore) -> int:
     return sum((ls.value - ls.base) * w.multiplier for w in move.words for ls in w.letters if ls.new)
 
 
-__all__ = ["Action", "Game", "Turn", "EndAdjustment", "PLACE", "EXCHANGE", "PASS", "DOWN"]
+__all__ = ["Action", "Game", "Turn", "EndAdjustment", "PLACE", "EXCHANGE", "PASS"]

@@ -163,13 +163,8 @@ def write_charts(out_dir: Path, players: pl.DataFrame, turns: pl.DataFrame) -> l
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for (level,), part in players.group_by(["level"], maintain_order=True):
         ax.hist(part["score"].to_numpy(), bins=30, alpha=0.55, label=level)
-    ax.set_xlabel("final score")
-    ax.set_ylabel("games")
-    ax.set_title("Score distribution per level")
-    ax.legend()
-    paths.append(out_dir / "score_distribution.png")
-    fig.savefig(paths[-1], dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    paths.append(_finish_chart(fig, ax, "final score", "games", "Score distribution per level",
+                               out_dir / "score_distribution.png"))  # fmt: skip
 
     per_turn = (
         turns.with_columns((pl.col("turn") // players["seat"].n_unique()).alias("round"))
@@ -178,14 +173,21 @@ def write_charts(out_dir: Path, players: pl.DataFrame, turns: pl.DataFrame) -> l
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for (level,), part in per_turn.group_by(["level"], maintain_order=True):
         ax.plot(part["round"].to_numpy() + 1, part["points"].to_numpy(), marker="o", markersize=3, label=level)
-    ax.set_xlabel("round of the game")
-    ax.set_ylabel("mean points per turn")
-    ax.set_title("Points per turn through the game")
-    ax.legend()
-    paths.append(out_dir / "points_per_turn.png")
-    fig.savefig(paths[-1], dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    paths.append(_finish_chart(fig, ax, "round of the game", "mean points per turn",
+                               "Points per turn through the game", out_dir / "points_per_turn.png"))  # fmt: skip
     return paths
+
+
+def _finish_chart(fig, ax, xlabel: str, ylabel: str, title: str, path: Path) -> Path:
+    from matplotlib import pyplot as plt
+
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return path
 
 
 def write_report(out_dir: Path) -> tuple[dict, list[Path]]:

@@ -102,31 +102,36 @@ def play_one(game_id: int) -> GameOutput:
         }
         for t in game.turns
     ]  # fmt: skip
+    stats = []
+    for p in range(len(players)):
+        mine = [t for t in game.turns if t.player == p]
+        stats.append({
+            "score": game.scores[p], "bingos": sum(t.bingo for t in mine), "turns": len(mine),
+            "exchanges": sum(t.kind == "exchange" for t in mine), "passes": sum(t.kind == "pass" for t in mine),
+            "adjustment": sum(a.points for a in game.adjustments if a.player == p),
+        })  # fmt: skip
+    row, player_rows = _game_rows(game_id, game, players, stats)
+    lexicon_name = _WORKER["lexicon"].meta["source"]["file"].removesuffix(".zip")
+    gcg = game_to_gcg(game, lexicon_name) if config.gcg else None
+    return GameOutput(game_id, turns, row, player_rows, gcg)
+
+
+def _game_rows(game_id: int, game, players, stats: list[dict]) -> tuple[dict, list[dict]]:
+    """The per-game row (Macondo/wolges columns plus extras) and one row per player."""
     winners = game.winners()
     row: dict = {"gameID": game_id}
     player_rows = []
     for p, player in enumerate(players):
-        mine = [t for t in game.turns if t.player == p]
-        stats = {
-            "score": game.scores[p],
-            "bingos": sum(t.bingo for t in mine),
-            "turns": len(mine),
-            "exchanges": sum(t.kind == "exchange" for t in mine),
-            "passes": sum(t.kind == "pass" for t in mine),
-            "adjustment": sum(a.points for a in game.adjustments if a.player == p),
-        }
         for key in ("score", "bingos", "turns"):
-            row[f"{player.name}_{key}"] = stats[key]
+            row[f"{player.name}_{key}"] = stats[p][key]
         player_rows.append({"gameID": game_id, "player": player.name, "level": player.level.name, "seat": p,
                             "first": p == game.first, "won": p in winners and len(winners) == 1,
-                            "draw": len(winners) > 1 and p in winners, **stats})  # fmt: skip
+                            "draw": len(winners) > 1 and p in winners, **stats[p]})  # fmt: skip
     row["first"] = players[game.first].name
     row["winner"] = players[winners[0]].name if len(winners) == 1 else "draw"
     row["ended_by"] = game.ended_by
     row["turns"] = len(game.turns)
-    lexicon_name = _WORKER["lexicon"].meta["source"]["file"].removesuffix(".zip")
-    gcg = game_to_gcg(game, lexicon_name) if config.gcg else None
-    return GameOutput(game_id, turns, row, player_rows, gcg)
+    return row, player_rows
 
 
 def play_one_grid(game_id: int) -> GameOutput:
@@ -153,23 +158,13 @@ def play_one_grid(game_id: int) -> GameOutput:
             "blanks_played": 0, "colour_points": t.score - len(t.word) * game.rules.letter_points if t.word else 0,
             "bingo": False, "words": t.word.upper(), "word_length": len(t.word), "level": players[t.player].level.name,
         })  # fmt: skip
-    winners = game.winners()
-    row: dict = {"gameID": game_id}
-    player_rows = []
-    for p, player in enumerate(players):
+    stats = []
+    for p in range(len(players)):
         mine = [t for t in game.turns if t.player == p]
-        stats = {"score": game.scores[p], "bingos": 0, "turns": sum(t.kind != RESHUFFLE for t in mine),
-                 "exchanges": sum(t.kind == RESHUFFLE for t in mine), "passes": sum(t.kind == PASS for t in mine),
-                 "adjustment": 0}  # fmt: skip
-        for key in ("score", "bingos", "turns"):
-            row[f"{player.name}_{key}"] = stats[key]
-        player_rows.append({"gameID": game_id, "player": player.name, "level": player.level.name, "seat": p,
-                            "first": p == game.first, "won": p in winners and len(winners) == 1,
-                            "draw": len(winners) > 1 and p in winners, **stats})  # fmt: skip
-    row["first"] = players[game.first].name
-    row["winner"] = players[winners[0]].name if len(winners) == 1 else "draw"
-    row["ended_by"] = game.ended_by
-    row["turns"] = len(game.turns)
+        stats.append({"score": game.scores[p], "bingos": 0, "turns": sum(t.kind != RESHUFFLE for t in mine),
+                      "exchanges": sum(t.kind == RESHUFFLE for t in mine),
+                      "passes": sum(t.kind == PASS for t in mine), "adjustment": 0})  # fmt: skip
+    row, player_rows = _game_rows(game_id, game, players, stats)
     return GameOutput(game_id, turns, row, player_rows, None)
 
 

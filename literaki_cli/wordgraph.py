@@ -40,13 +40,6 @@ WORD_SEPARATOR = 255
 NOT_A_LETTER = 254
 
 
-def pack_arc(letter: int, target: int, accepts: bool, is_end: bool) -> int:
-    """One arc as a 32-bit integer (used by the builder and by tests)."""
-    if target > MAX_LIST_INDEX:
-        raise OverflowError(f"word graph too large: list index {target} exceeds {MAX_LIST_INDEX}")
-    return (letter << LETTER_SHIFT) | (ACCEPTS_BIT if accepts else 0) | (END_BIT if is_end else 0) | target
-
-
 def find_arc(arcs: np.ndarray, list_index: int, letter: int) -> int:
     """Position of the arc for ``letter`` in the sibling list at ``list_index``, or -1."""
     if list_index == 0:
