@@ -420,7 +420,10 @@ class MoveGenerator:
                                v.bingo_tiles, v.bingo_bonus, transposed, transposed, out, n_out)  # fmt: skip
             n = int(n_out[0])
             if n <= self._capacity:
-                return MoveArrays(out[:n])
+                records = out[:n]
+                if empty:  # the variant's first-move rule: at least this many tiles
+                    records = records[records[:, TILES] >= v.first_move_min_tiles]
+                return MoveArrays(records)
             self._capacity = max(n, 2 * self._capacity)
 
 

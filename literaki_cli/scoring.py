@@ -193,8 +193,8 @@ def score_tiles(board: Board, variant: Variant, tiles: list[Tile], direction: in
         start = variant.board.start
         if start not in new:
             problems.append(f"the first move must cover the start square {square_name(*start)}")
-        if len(tiles) < 2:
-            problems.append("the first move must lay at least two letters")
+        if len(tiles) < variant.first_move_min_tiles:
+            problems.append(f"the first move must lay at least {variant.first_move_min_tiles} letters")
     elif not any(not ls.new for w in words for ls in w.letters):
         problems.append("the move does not touch any tile on the board")
     for w in words:

@@ -99,6 +99,7 @@ class Variant:
     colour_multiplier: int
     bingo_tiles: int
     bingo_bonus: int
+    first_move_min_tiles: int
     rack_size: int
     min_players: int
     max_players: int
@@ -322,6 +323,7 @@ def parse_variant(text: str, source: str) -> Variant:
         colour_multiplier=scoring.positive("colour_multiplier", 1),
         bingo_tiles=scoring.positive("bingo_tiles", 7),
         bingo_bonus=scoring.positive("bingo_bonus", 0, minimum=0),
+        first_move_min_tiles=data.sub("first_move").positive("min_tiles", 2),
         rack_size=data.sub("rack").positive("size", 7),
         min_players=min_players,
         max_players=max_players,

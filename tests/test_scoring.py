@@ -135,7 +135,7 @@ def test_cross_word_multiplier_applies_to_each_word_through_the_square():
 def test_legality_problems():
     empty = Board.for_variant(V)
     assert "cover the start square h8" in " ".join(score_tiles(empty, V, tiles("a1A", "b1A")).problems)
-    assert "at least two letters" in " ".join(score_tiles(empty, V, tiles("h8A")).problems)
+    assert "at least 2 letters" in " ".join(score_tiles(empty, V, tiles("h8A")).problems)
     assert "one row or one column" in " ".join(score_tiles(empty, V, tiles("h8A", "i9A")).problems)
     assert "unbroken" in " ".join(score_tiles(empty, V, tiles("h8A", "j8A")).problems)
     board = board_with(h8="A", i8="A")
