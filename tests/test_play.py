@@ -147,8 +147,13 @@ def test_load_errors(flowing_lexicon, tmp_path):
 def test_real_terminal(flowing_lexicon, tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, LITERAKI_LEXICON=str(flowing_lexicon.path), COLUMNS="100", LINES="50")
-    child = pexpect.spawn(sys.executable, ["-m", "literaki_cli", "play", "--lang", "en", "--seed", "3"],
-                          env=env, encoding="utf-8", timeout=60, dimensions=(50, 100), cwd=str(tmp_path))  # fmt: skip
+
+    def spawn(*args):
+        """`literaki play` in a pseudo-terminal of 100 x 50."""
+        return pexpect.spawn(sys.executable, ["-m", "literaki_cli", "play", "--lang", "en", *args], env=env,
+                             encoding="utf-8", timeout=60, dimensions=(50, 100), cwd=str(tmp_path))  # fmt: skip
+
+    child = spawn("--seed", "3")
     child.expect("Your tiles: ")
     child.expect("> ")
     child.sendline("help")
@@ -171,8 +176,7 @@ def test_real_terminal(flowing_lexicon, tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert (tmp_path / "saved.gcg").read_text(encoding="utf-8").count("\n>") >= 2
-    child = pexpect.spawn(sys.executable, ["-m", "literaki_cli", "play", "--lang", "en", "--load", "saved.gcg"],
-                          env=env, encoding="utf-8", timeout=60, dimensions=(50, 100), cwd=str(tmp_path))  # fmt: skip
+    child = spawn("--load", "saved.gcg")
     child.expect("Your tiles: ")
     child.sendline("quit")
     child.expect("Save the game")
