@@ -9,7 +9,6 @@ common inflections, without rare or technical ones.  It is a build parameter
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 DEFAULT_ZIPF_THRESHOLD = 2.5
@@ -30,11 +29,3 @@ def popular_words(words: Iterable[str], zipf_threshold: float = DEFAULT_ZIPF_THR
     min_freq = 10 ** (zipf_threshold - 9)
     frequencies = wordfreq.get_frequency_dict(LANGUAGE, WORDLIST)
     return [w for w in words if frequencies.get(w, 0.0) >= min_freq]
-
-
-def zipf(word: str) -> float:
-    """Zipf frequency of one word (0 when unknown), as wordfreq reports it."""
-    import wordfreq
-
-    freq = wordfreq.get_frequency_dict(LANGUAGE, WORDLIST).get(word, 0.0)
-    return round(math.log10(freq) + 9, 2) if freq > 0 else 0.0

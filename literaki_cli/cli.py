@@ -356,6 +356,13 @@ def _load_position(position: str, variant: str | None, rules: Path | None, fmt: 
     return pos
 
 
+def _rack_for(pos, rack: str | None) -> str | None:
+    """The mover's rack: ``--rack`` when given, else the position's own (None when unknown)."""
+    from literaki_cli.position import normalize_rack
+
+    return normalize_rack(rack) if rack is not None else (pos.rack or None)
+
+
 @app.command("show")
 def show_command(
     position: PositionArgument,
@@ -405,11 +412,10 @@ def score_command(
     """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
     from literaki_cli.lexicon import Lexicon
     from literaki_cli.move import Exchange, Pass, Placement, parse_move, rack_needs, take_from_rack
-    from literaki_cli.position import normalize_rack
     from literaki_cli.scoring import evaluate_placement
 
     pos = _load_position(position, variant, rules, fmt, lenient)
-    the_rack = normalize_rack(rack) if rack is not None else (pos.rack or None)
+    the_rack = _rack_for(pos, rack)
     parsed = parse_move(" ".join(move), pos.variant)
     if not isinstance(parsed, Placement):
         problems = []
@@ -505,11 +511,10 @@ def solve_command(
     from literaki_cli import alphabet
     from literaki_cli.errors import InputError
     from literaki_cli.lexicon import Lexicon
-    from literaki_cli.position import normalize_rack
     from literaki_cli.solve import Filters, solve
 
     pos = _load_position(position, variant, rules, fmt, lenient)
-    the_rack = normalize_rack(rack) if rack is not None else pos.rack
+    the_rack = _rack_for(pos, rack)
     if not the_rack:
         raise InputError("no rack: give --rack LETTERS (or a position with racks, such as CGP)")
     if len(the_rack) > pos.variant.rack_size:

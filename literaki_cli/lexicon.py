@@ -90,13 +90,6 @@ class WordSet:
             kernel = wordgraph.compiled(kernel)
         return kernel(self.arcs, self.root, codes, starts, ends)
 
-    def code_strings(self) -> list[str]:
-        """Every word as a code string, in Polish alphabetical order."""
-        capacity = self.count * (self.max_length + 1)
-        buf = wordgraph.compiled(wordgraph.enumerate_words)(self.arcs, self.root, self.max_length, capacity)
-        text = buf.tobytes().decode("latin-1")
-        return text.split("\xff")[:-1]
-
     def text(self) -> str:
         """Every word, one per line (each followed by a newline), in Polish alphabetical order."""
         capacity = self.count * (self.max_length + 1)
