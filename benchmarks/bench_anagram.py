@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine, median_p90  # noqa: E402
 
-from literaki_cli.grid5 import draw_grid, find_words, load_grid_rules, rack_anagrams  # noqa: E402
-from literaki_cli.lexicon import Lexicon  # noqa: E402
+from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
+from literaki_cli.games.grid5 import draw_grid, find_words, load_grid_rules, rack_anagrams  # noqa: E402
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine, median_p90, require_sjp, run_process  # noqa: E402
 
-from literaki_cli.lexicon import Lexicon  # noqa: E402
+from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
 
 LITERAKI = [sys.executable, "-m", "literaki_cli"]
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine  # noqa: E402
 
-from literaki_cli.simulate import RunConfig, run_simulation  # noqa: E402
+from literaki_cli.analysis.simulate import RunConfig, run_simulation  # noqa: E402
 
 
 def main() -> None:

@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, machine, median_p90, require_sjp, run_process  # noqa: E402
 
-from literaki_cli.lexicon import Lexicon  # noqa: E402
-from literaki_cli.movegen import MoveGenerator, warm_up  # noqa: E402
-from literaki_cli.positionio import load_position  # noqa: E402
+from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
+from literaki_cli.engine.movegen import MoveGenerator, warm_up  # noqa: E402
+from literaki_cli.io.positionio import load_position  # noqa: E402
 
 POSITIONS = ROOT / "examples" / "positions"
 LITERAKI = [sys.executable, "-m", "literaki_cli"]
@@ -44,8 +44,9 @@ def ensure_lexicon(path: Path | None, tmp: Path) -> Path:
 def compile_seconds(lexicon: Path) -> float:
     """Kernel compile time in a fresh process with an empty numba cache."""
     code = (
-        "import time; from pathlib import Path; from literaki_cli.lexicon import Lexicon;"
-        "from literaki_cli.variant import load_variant; from literaki_cli.movegen import MoveGenerator, warm_up;"
+        "import time; from pathlib import Path; from literaki_cli.engine.lexicon import Lexicon;"
+        "from literaki_cli.engine.variant import load_variant;"
+        "from literaki_cli.engine.movegen import MoveGenerator, warm_up;"
         f"g = MoveGenerator(Lexicon.open(Path({str(lexicon)!r})), load_variant()); print(warm_up(g))"
     )
     with tempfile.TemporaryDirectory() as cache:

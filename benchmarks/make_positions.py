@@ -17,14 +17,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from literaki_cli.bag import Bag, full_bag, unseen_tiles  # noqa: E402
-from literaki_cli.board import Board  # noqa: E402
-from literaki_cli.lexicon import Lexicon  # noqa: E402
-from literaki_cli.movegen import MoveGenerator  # noqa: E402
-from literaki_cli.position import Position, validate  # noqa: E402
-from literaki_cli.positionio import write_position  # noqa: E402
-from literaki_cli.solve import found_move  # noqa: E402
-from literaki_cli.variant import load_variant  # noqa: E402
+from literaki_cli.analysis.solve import found_move  # noqa: E402
+from literaki_cli.engine.board import Board  # noqa: E402
+from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
+from literaki_cli.engine.movegen import MoveGenerator  # noqa: E402
+from literaki_cli.engine.position import Position, validate  # noqa: E402
+from literaki_cli.engine.variant import load_variant  # noqa: E402
+from literaki_cli.games.bag import Bag, full_bag, unseen_tiles  # noqa: E402
+from literaki_cli.io.positionio import write_position  # noqa: E402
 
 STAGES = [("empty", 0, 0, 1), ("early", 8, 25, 3), ("middle", 30, 60, 4), ("late", 66, 90, 3)]
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from lexicon_build import popular, sources
 from lexicon_build.dawg import build_word_graph
-from literaki_cli import __version__, alphabet, lexfile
-from literaki_cli.variant import Variant
-from literaki_cli.wordrules import WordRules
+from literaki_cli import __version__
+from literaki_cli.engine import alphabet, lexfile
+from literaki_cli.engine.variant import Variant
+from literaki_cli.engine.wordrules import WordRules
 
 #: The stages a build reports through its ``on_stage`` callback, in order.
 STAGES = ("read", "filter", "popular", "compile", "write")

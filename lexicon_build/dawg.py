@@ -1,4 +1,4 @@
-"""Compiling sorted string sets into the minimised graph of :mod:`literaki_cli.wordgraph`.
+"""Compiling sorted string sets into the minimised graph of :mod:`literaki_cli.engine.wordgraph`.
 
 Daciuk's incremental algorithm, compiled with numba: strings arrive sorted; each one shares a
 prefix with the previous one, and the states of the previous string below that prefix can no
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from literaki_cli import wordgraph
+from literaki_cli.engine import wordgraph
 from literaki_cli.errors import InputError
 
 #: Rows of string tables are zero-padded to this many bytes (a multiple of 8, above the longest

@@ -88,9 +88,9 @@ def build_lexicon_command(
 ) -> None:
     """Compile a word list into a lexicon file that loads instantly."""
     from lexicon_build import build, popular
-    from literaki_cli import lexicon
+    from literaki_cli.engine import lexicon
+    from literaki_cli.engine.variant import load_variant
     from literaki_cli.errors import InputError
-    from literaki_cli.variant import load_variant
 
     if (source is None) == (not download):
         raise InputError("give a SOURCE file or --download (not both)")
@@ -159,7 +159,7 @@ def _print_build_report(report) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from literaki_cli.wordrules import REASONS
+    from literaki_cli.engine.wordrules import REASONS
 
     meta = report.meta
     console = Console()
@@ -182,7 +182,7 @@ def _print_build_report(report) -> None:
 @app.command("lexicon-info")
 def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = False) -> None:
     """Show a lexicon file's metadata: source, word counts, build date."""
-    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.engine.lexicon import Lexicon
 
     lex = Lexicon.open(lexicon)
     info = dict(lex.meta)
@@ -230,10 +230,10 @@ def check_word_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Is a word allowed?  Exit 0 when all are valid, 1 when any is invalid, 2 on errors."""
-    from literaki_cli import wordcheck
+    from literaki_cli.analysis import wordcheck
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.wordrules import WordRules
     from literaki_cli.errors import InputError
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.wordrules import WordRules
 
     words = words or []
     if not words and file is None:
@@ -345,9 +345,9 @@ LenientOption = Annotated[
 
 
 def _load_position(position: str, variant: str | None, rules: Path | None, fmt: str | None, lenient: bool):
-    from literaki_cli.position import validate
-    from literaki_cli.positionio import load_position
-    from literaki_cli.variant import load_variant
+    from literaki_cli.engine.position import validate
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.io.positionio import load_position
 
     chosen = load_variant(variant or "literaki", rules) if (variant or rules) else None
     pos = load_position(position, chosen, fmt)
@@ -358,7 +358,7 @@ def _load_position(position: str, variant: str | None, rules: Path | None, fmt: 
 
 def _rack_for(pos, rack: str | None) -> str | None:
     """The mover's rack: ``--rack`` when given, else the position's own (None when unknown)."""
-    from literaki_cli.position import normalize_rack
+    from literaki_cli.engine.position import normalize_rack
 
     return normalize_rack(rack) if rack is not None else (pos.rack or None)
 
@@ -374,11 +374,11 @@ def show_command(
     lenient: LenientOption = False,
 ) -> None:
     """Show a position (board with square colours), or convert it between formats."""
-    from literaki_cli.positionio import write_position
+    from literaki_cli.io.positionio import write_position
 
     pos = _load_position(position, variant, rules, fmt, lenient)
     if image is not None:
-        from literaki_cli.render import write_board_image
+        from literaki_cli.io.render import write_board_image
 
         write_board_image(image, pos.board, pos.variant)
     if to is not None:
@@ -386,7 +386,7 @@ def show_command(
         return
     from rich.console import Console
 
-    from literaki_cli.render import board_to_rich
+    from literaki_cli.io.render import board_to_rich
 
     console = Console(highlight=False)
     console.print(board_to_rich(pos.board, pos.variant))
@@ -410,9 +410,9 @@ def score_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.move import Exchange, Pass, Placement, parse_move, rack_needs, take_from_rack
-    from literaki_cli.scoring import evaluate_placement
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.move import Exchange, Pass, Placement, parse_move, rack_needs, take_from_rack
+    from literaki_cli.engine.scoring import evaluate_placement
 
     pos = _load_position(position, variant, rules, fmt, lenient)
     the_rack = _rack_for(pos, rack)
@@ -436,7 +436,7 @@ def score_command(
     after = pos.board.with_tiles(result.tiles)
     new_squares = {(t.row, t.col) for t in result.tiles}
     if image is not None:
-        from literaki_cli.render import write_board_image
+        from literaki_cli.io.render import write_board_image
 
         write_board_image(image, after, pos.variant, new_squares, title=f"{parsed.text}: {result.total}")
     leave = take_from_rack(rack_needs(result.tiles), the_rack)[0] if the_rack is not None else None
@@ -463,7 +463,7 @@ def score_command(
 def _print_move_score(parsed, result, board, variant, new_squares, leave) -> None:
     from rich.console import Console
 
-    from literaki_cli.render import board_to_rich
+    from literaki_cli.io.render import board_to_rich
 
     console = Console(highlight=False)
     console.print(board_to_rich(board, variant, new_squares))
@@ -508,10 +508,10 @@ def solve_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Every legal move for a position and rack, best first."""
-    from literaki_cli import alphabet
+    from literaki_cli.analysis.solve import Filters, solve
+    from literaki_cli.engine import alphabet
+    from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.errors import InputError
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.solve import Filters, solve
 
     pos = _load_position(position, variant, rules, fmt, lenient)
     the_rack = _rack_for(pos, rack)
@@ -521,13 +521,13 @@ def solve_command(
         raise InputError(f"rack {the_rack.upper()!r} holds {len(the_rack)} tiles, at most {pos.variant.rack_size}")
     filters = Filters(min_tiles, alphabet.normalize(word_contains) if word_contains else None, at, only_bingos)
     if at:
-        from literaki_cli.coords import parse_square
+        from literaki_cli.engine.coords import parse_square
 
         parse_square(at, pos.variant.board.rows, pos.variant.board.columns)
     lex = Lexicon.open(lexicon)
     result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular)
     if image is not None and result.moves:
-        from literaki_cli.render import write_board_image
+        from literaki_cli.io.render import write_board_image
 
         best = result.moves[0]
         write_board_image(image, pos.board.with_tiles(best.tiles), pos.variant, {(t.row, t.col) for t in best.tiles},
@@ -585,10 +585,10 @@ def anagram_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Every word on a 5x5 letter grid with its best path and score, or every word of a rack."""
-    from literaki_cli import grid5
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.position import normalize_rack
     from literaki_cli.errors import InputError
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.position import normalize_rack
+    from literaki_cli.games import grid5
 
     if letters is not None:
         if grid:
@@ -650,8 +650,8 @@ def _print_grid(cells, rules, words, total: int) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    from literaki_cli import grid5
-    from literaki_cli.coords import square_name
+    from literaki_cli.engine.coords import square_name
+    from literaki_cli.games import grid5
 
     console = Console(highlight=False)
     n = rules.size
@@ -691,9 +691,9 @@ def play_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """A game of Literaki against the computer in the terminal."""
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.play import PlaySession, Texts
-    from literaki_cli.variant import load_variant
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.games.play import PlaySession, Texts
 
     Texts(lang)  # a bad --lang fails before anything else
     session = PlaySession(load_variant(variant, rules), Lexicon.open(lexicon), level, lang, seed=seed)
@@ -735,11 +735,11 @@ def simulate_command(
 
     from tqdm import tqdm
 
+    from literaki_cli.analysis.simulate import RunConfig, run_simulation
+    from literaki_cli.engine.lexicon import resolve_lexicon_path
+    from literaki_cli.engine.variant import load_variant
     from literaki_cli.errors import InputError
-    from literaki_cli.lexicon import resolve_lexicon_path
-    from literaki_cli.players import load_levels
-    from literaki_cli.simulate import RunConfig, run_simulation
-    from literaki_cli.variant import load_variant
+    from literaki_cli.games.players import load_levels
 
     specs = [p.strip() for p in players.split(",") if p.strip()]
     known = load_levels(levels)
@@ -747,7 +747,7 @@ def simulate_command(
         if spec not in known:
             raise InputError(f"unknown player level {spec!r}; choose one of: {', '.join(known)}")
     if game == "grid5":
-        from literaki_cli.grid5 import load_grid_rules
+        from literaki_cli.games.grid5 import load_grid_rules
 
         chosen = load_grid_rules(rules)
         name = "grid5"
@@ -768,7 +768,7 @@ def simulate_command(
         players=specs, games=games, seed=seed, variant=variant, rules=str(rules) if rules else None,
         levels=str(levels) if levels else None, lexicon=str(lexicon_path.resolve()), gcg=gcg, game=game,
     )  # fmt: skip
-    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.engine.lexicon import Lexicon
 
     Lexicon.open(lexicon_path)  # a bad lexicon fails here, once, not in every worker
     n_workers = workers or os.cpu_count() or 1
@@ -778,7 +778,7 @@ def simulate_command(
     bar.close()
     if not result.outputs:
         raise InputError("no game finished", exit_code=EXIT_INTERRUPTED if result.interrupted else EXIT_ERROR)
-    from literaki_cli.report import write_report
+    from literaki_cli.analysis.report import write_report
 
     report, files = write_report(out_dir)
     _print_report(report)
@@ -795,7 +795,7 @@ def report_command(
     json_out: JsonOption = False,
 ) -> None:
     """Recompute the statistics report of a simulate run (tables, Markdown, JSON, charts)."""
-    from literaki_cli.report import write_report
+    from literaki_cli.analysis.report import write_report
 
     report, _ = write_report(folder)
     if json_out:

@@ -1,16 +1,16 @@
 """A brute-force move enumerator, independent of the move generator: every line segment of
 the board, every lexicon word that fits it, every way to take its new tiles from the rack
-(blanks included), judged and scored by `literaki_cli.scoring` (the `score` command's code)."""
+(blanks included), judged and scored by `literaki_cli.engine.scoring` (the `score` command's code)."""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
 
-from literaki_cli.board import Board
-from literaki_cli.move import Tile
-from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import ACROSS, DOWN, Variant
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.scoring import score_tiles
+from literaki_cli.engine.variant import ACROSS, DOWN, Variant
 
 
 def blank_choices(needed: list[tuple[int, int, str]], rack: str):

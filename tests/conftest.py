@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from literaki_cli.variant import load_variant
+from literaki_cli.engine.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SJP_ZIP = Path(os.environ.get("LITERAKI_SJP_ZIP", ROOT.parent / "shared" / "sjp" / "sjp-20260201.zip"))
@@ -78,7 +78,7 @@ def sjp_build(tmp_path_factory, sjp_zip, variant):
 
 @pytest.fixture(scope="session")
 def sjp_lexicon(sjp_build):
-    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.engine.lexicon import Lexicon
 
     return Lexicon.open(sjp_build.output)
 
@@ -90,8 +90,8 @@ def flowing_lexicon(tmp_path_factory, variant):
     import itertools
 
     from lexicon_build.build import build_lexicon
-    from literaki_cli import alphabet
-    from literaki_cli.lexicon import Lexicon
+    from literaki_cli.engine import alphabet
+    from literaki_cli.engine.lexicon import Lexicon
 
     common = "aeiouyznrstwkcdlpm"
     words = {a + b for a in alphabet.POLISH_LETTERS for b in alphabet.POLISH_LETTERS}

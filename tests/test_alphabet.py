@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from literaki_cli import alphabet
+from literaki_cli.engine import alphabet
 
 
 def test_thirty_two_letters_in_polish_order():

@@ -5,9 +5,9 @@ import zipfile
 import pytest
 
 from lexicon_build.build import build_lexicon, filter_entries
-from literaki_cli import alphabet
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.wordrules import WordRules
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.wordrules import WordRules
 from tests.conftest import DROPPED_WORDS, SMALL_WORDS
 
 

@@ -178,7 +178,7 @@ def test_broken_pipe_is_quiet(small_lexicon):
 
 @given(st.text(), st.text(), st.booleans(), st.text())
 def test_fast_json_line_equals_json_dumps(word, normalized, valid, detail):
-    from literaki_cli.wordcheck import Verdict
+    from literaki_cli.analysis.wordcheck import Verdict
 
     verdict = Verdict(word, normalized, valid, None if valid else "not-in-list", None if valid else detail)
     assert verdict.json_line() == json.dumps(verdict.as_dict(), ensure_ascii=False) + "\n"

@@ -6,13 +6,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from literaki_cli.bag import full_bag
+from literaki_cli.analysis.simulate import TURN_COLUMNS, TURN_EXTRAS, RunConfig, run_simulation
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.variant import load_variant
 from literaki_cli.errors import LiterakiError
-from literaki_cli.game import EXCHANGE, Game
-from literaki_cli.move import Tile
-from literaki_cli.players import exchange_choice, load_levels, make_players
-from literaki_cli.simulate import TURN_COLUMNS, TURN_EXTRAS, RunConfig, run_simulation
-from literaki_cli.variant import load_variant
+from literaki_cli.games.bag import full_bag
+from literaki_cli.games.game import EXCHANGE, Game
+from literaki_cli.games.players import exchange_choice, load_levels, make_players
 
 V = load_variant()
 LEVELS_ALL = """

@@ -9,10 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexicon_build.build import build_lexicon
-from literaki_cli import alphabet
 from literaki_cli.cli import main
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.variant import load_variant
 from literaki_cli.errors import InputError
-from literaki_cli.grid5 import (
+from literaki_cli.games.grid5 import (
     draw_grid,
     find_words,
     load_grid_rules,
@@ -22,8 +24,6 @@ from literaki_cli.grid5 import (
     premiums,
     rack_anagrams,
 )
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.variant import load_variant
 
 RULES = load_grid_rules()
 LETTERS = "akotreiłż"

@@ -6,11 +6,11 @@ import pytest
 
 from lexicon_build.build import build_lexicon
 from literaki_cli.cli import main
-from literaki_cli.grid5 import load_grid_rules
-from literaki_cli.gridgame import PASS, RESHUFFLE, WORD, GridComputer, GridGame
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.players import load_levels
-from literaki_cli.variant import load_variant
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.variant import load_variant
+from literaki_cli.games.grid5 import load_grid_rules
+from literaki_cli.games.gridgame import PASS, RESHUFFLE, WORD, GridComputer, GridGame
+from literaki_cli.games.players import load_levels
 
 RULES = load_grid_rules()
 

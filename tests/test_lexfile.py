@@ -4,7 +4,7 @@ import struct
 import numpy as np
 import pytest
 
-from literaki_cli import lexfile
+from literaki_cli.engine import lexfile
 from literaki_cli.errors import LexiconError
 
 

@@ -6,15 +6,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from literaki_cli.bag import full_bag
-from literaki_cli.board import Board
 from literaki_cli.cli import main
-from literaki_cli.coords import parse_square
-from literaki_cli.game import Game
-from literaki_cli.move import Tile
-from literaki_cli.players import load_levels, make_players
-from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import ACROSS, DOWN, load_variant
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import parse_square
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.scoring import score_tiles
+from literaki_cli.engine.variant import ACROSS, DOWN, load_variant
+from literaki_cli.games.bag import full_bag
+from literaki_cli.games.game import Game
+from literaki_cli.games.players import load_levels, make_players
 
 L = load_variant("literki")
 LR = {">": "<", "<": ">"}

@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lexicon_build.build import build_lexicon
-from literaki_cli.board import Board
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.movegen import SCORE, MoveGenerator, record_tiles
-from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import load_variant, parse_variant
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.movegen import SCORE, MoveGenerator, record_tiles
+from literaki_cli.engine.scoring import score_tiles
+from literaki_cli.engine.variant import load_variant, parse_variant
 from tests.bruteforce import all_moves
 
 LETTERS = "akotżąeł"

@@ -7,8 +7,8 @@ import sys
 import pytest
 from rich.console import Console
 
-from literaki_cli.play import PlaySession, Texts
-from literaki_cli.variant import load_variant
+from literaki_cli.engine.variant import load_variant
+from literaki_cli.games.play import PlaySession, Texts
 
 V = load_variant()
 
@@ -102,7 +102,7 @@ def test_full_game_then_save_and_load(flowing_lexicon, tmp_path):
         s.read_line.lines = ["y"]
         moves = s.hint_generator.generate(s.game.board, s.game.racks[0])
         if len(moves):
-            from literaki_cli.solve import found_move
+            from literaki_cli.analysis.solve import found_move
 
             best = found_move(moves.records[moves.ranked()[0]], 1, s.game.board, V, s.game.racks[0])
             s.handle(f"{best.coord} {best.word}")

@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.move import Exchange, Pass, Placement, parse_move
+from literaki_cli.engine.position import Position, validate
+from literaki_cli.engine.variant import ACROSS, DOWN, load_variant
 from literaki_cli.errors import InputError
-from literaki_cli.move import Exchange, Pass, Placement, parse_move
-from literaki_cli.position import Position, validate
-from literaki_cli.positionio import detect_format, read_board_text, read_position, write_position
-from literaki_cli.variant import ACROSS, DOWN, load_variant
+from literaki_cli.io.positionio import detect_format, read_board_text, read_position, write_position
 
 V = load_variant()
 EMPTY_ROWS = ["." * 15] * 15

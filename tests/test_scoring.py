@@ -5,12 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import parse_square
-from literaki_cli.move import Tile, parse_move, resolve
-from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import ACROSS, DOWN, load_variant
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import parse_square
+from literaki_cli.engine.move import Tile, parse_move, resolve
+from literaki_cli.engine.scoring import score_tiles
+from literaki_cli.engine.variant import ACROSS, DOWN, load_variant
 
 V = load_variant()
 

@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from literaki_cli.lexicon import Lexicon
+from literaki_cli.engine.lexicon import Lexicon
 from tests.conftest import SJP_WORD_COUNT
 
 pytestmark = pytest.mark.sjp
@@ -132,7 +132,7 @@ def test_corrupt_real_lexicon_fails_cleanly(sjp_build, tmp_path):
 
 
 def test_extensions_on_the_real_lexicon(sjp_lexicon):
-    from literaki_cli.wordcheck import find_extensions
+    from literaki_cli.analysis.wordcheck import find_extensions
 
     found = find_extensions(["żółw", "jaźń"], sjp_lexicon.words.text())
     assert found["żółw"].back_hooks == ["żółwi"]

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from lexicon_build.build import build_lexicon
+from literaki_cli.analysis.solve import found_move
 from literaki_cli.cli import main
-from literaki_cli.movegen import MoveGenerator
-from literaki_cli.positionio import load_position
-from literaki_cli.solve import found_move
+from literaki_cli.engine.movegen import MoveGenerator
+from literaki_cli.io.positionio import load_position
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
 WORDS = ["kot", "koty", "kota", "tok", "ok", "ko", "to", "ty", "yo", "akt", "kat", "tak"]

@@ -3,11 +3,11 @@ premiums, directional word premiums, effects, other board sizes) that other game
 
 import pytest
 
-from literaki_cli.board import Board
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.scoring import score_tiles
+from literaki_cli.engine.variant import ACROSS, DOWN, builtin_variants, load_variant, parse_variant
 from literaki_cli.errors import InputError
-from literaki_cli.move import Tile
-from literaki_cli.scoring import score_tiles
-from literaki_cli.variant import ACROSS, DOWN, builtin_variants, load_variant, parse_variant
 
 BASE = load_variant()
 

@@ -4,8 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexicon_build.dawg import build_word_graph
-from literaki_cli import alphabet, wordgraph
-from literaki_cli.lexicon import WordSet, encode_many
+from literaki_cli.engine import alphabet, wordgraph
+from literaki_cli.engine.lexicon import WordSet, encode_many
 
 LETTERS = "aąbcżź"
 words_strategy = st.sets(st.text(alphabet=LETTERS, min_size=1, max_size=7), max_size=60)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import COLUMN_LETTERS
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import COLUMN_LETTERS
+from literaki_cli.engine.variant import SquareKind, Variant
 from literaki_cli.errors import InputError
-from literaki_cli.variant import SquareKind, Variant
 
 #: Fill colours by colour name; a variant's own colour names fall back to grey.
 COLOUR_FILL = {"red": "#d64541", "green": "#3fa34d", "yellow": "#f2c12e", "blue": "#3a7bd5"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from literaki_cli.game import EXCHANGE, PASS, Game
+from literaki_cli.games.game import EXCHANGE, PASS, Game
 
 
 def game_to_gcg(game: Game, lexicon_name: str = "SJP", title: str = "") -> str:

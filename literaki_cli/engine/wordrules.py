@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from literaki_cli import alphabet
-from literaki_cli.variant import Variant
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.variant import Variant
 
 #: Reason key -> human text.  The keys are stable (JSON output, build metadata).
 REASONS = {

@@ -2,7 +2,7 @@
 
 GADDAG-based (Gordon 1994), compiled with numba over flat arrays: the arcs of the lexicon's
 GADDAG, the board as a grid of letter codes, and the variant's scoring tables (the same tables
-:mod:`literaki_cli.scoring` uses, so generated scores and ``score`` agree).
+:mod:`literaki_cli.engine.scoring` uses, so generated scores and ``score`` agree).
 
 For each direction the board is viewed so that words run along rows (the down pass works on
 the transposed board).  Every empty square next to a tile is an *anchor* (on an empty board,
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from literaki_cli import alphabet, wordgraph
-from literaki_cli.board import Board
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.move import Tile
-from literaki_cli.position import BLANK
-from literaki_cli.variant import ACROSS, DOWN, END, START, Variant
+from literaki_cli.engine import alphabet, wordgraph
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
 
 #: Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
 #: of the main word: letter code | BLANK_FLAG (a blank) | BOARD_FLAG (already on the board).

@@ -17,16 +17,16 @@ from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
-from literaki_cli import alphabet
-from literaki_cli.coords import parse_square
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.coords import parse_square
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.move import Placement, Tile, parse_move, rack_needs, resolve, take_from_rack
+from literaki_cli.engine.position import BLANK, normalize_rack
+from literaki_cli.engine.scoring import check_words, score_tiles
+from literaki_cli.engine.variant import Variant
 from literaki_cli.errors import InputError, LiterakiError
-from literaki_cli.game import EXCHANGE, PASS, PLACE, Game, Turn
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.move import Placement, Tile, parse_move, rack_needs, resolve, take_from_rack
-from literaki_cli.players import load_levels, make_players
-from literaki_cli.position import BLANK, normalize_rack
-from literaki_cli.scoring import check_words, score_tiles
-from literaki_cli.variant import Variant
+from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game, Turn
+from literaki_cli.games.players import load_levels, make_players
 
 LANGUAGES = ("pl", "en")
 STATE_PRAGMA = "#literaki-state "
@@ -75,7 +75,7 @@ class PlaySession:
                  console=None, read_line: Callable[[str], str] = input, seed: int | None = None) -> None:  # fmt: skip
         from rich.console import Console
 
-        from literaki_cli.movegen import MoveGenerator
+        from literaki_cli.engine.movegen import MoveGenerator
 
         self.variant = variant
         self.lexicon = lexicon
@@ -276,7 +276,7 @@ class PlaySession:
         self.console.print(t("exchanged", tiles=chosen.upper(), left=game.exchanges_left[0]))
 
     def hint(self) -> None:
-        from literaki_cli.solve import found_move
+        from literaki_cli.analysis.solve import found_move
 
         game = self.game
         moves = self.hint_generator.generate(game.board, game.racks[0])
@@ -289,7 +289,7 @@ class PlaySession:
     # ----------------------------------------------------------------- display
 
     def show(self) -> None:
-        from literaki_cli.render import board_to_rich
+        from literaki_cli.io.render import board_to_rich
 
         game = self.game
         t = self.texts
@@ -328,7 +328,7 @@ class PlaySession:
             self.save(Path(default if answer.lower() in ("t", "tak", "y", "yes") else answer))
 
     def save(self, path: Path | None = None) -> Path:
-        from literaki_cli.gcg import game_to_gcg
+        from literaki_cli.io.gcg import game_to_gcg
 
         game = self.game
         path = path or Path(f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg")
@@ -369,7 +369,7 @@ class PlaySession:
             game.passes_in_row = int(state["passes_in_row"])
         except (KeyError, ValueError, TypeError) as exc:
             raise InputError(f"{path}: damaged save ({exc})") from None
-        from literaki_cli.bag import Bag, unseen_tiles
+        from literaki_cli.games.bag import Bag, unseen_tiles
 
         game.bag = Bag(
             unseen_tiles(self.variant, game.board, game.racks), random.Random(f"{self.seed}-{len(game.turns)}")

@@ -16,12 +16,12 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from literaki_cli import alphabet
-from literaki_cli.board import EMPTY_CELL, Board
-from literaki_cli.coords import COLUMN_LETTERS
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import EMPTY_CELL, Board
+from literaki_cli.engine.coords import COLUMN_LETTERS
+from literaki_cli.engine.position import Position, normalize_rack
+from literaki_cli.engine.variant import Variant, load_variant
 from literaki_cli.errors import InputError
-from literaki_cli.position import Position, normalize_rack
-from literaki_cli.variant import Variant, load_variant
 
 FORMATS = ("text", "cgp", "json")
 _EMPTY_CELLS = frozenset(".-_·")
@@ -174,7 +174,7 @@ def read_cgp(text: str, variant: Variant | None, source: str) -> Position:
 
 
 def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> Variant:
-    from literaki_cli.variant import builtin_variants
+    from literaki_cli.engine.variant import builtin_variants
 
     for key in ("var", "bdn"):
         name = opcodes.get(key, "").lower()
@@ -186,7 +186,7 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
 
 def _variant_with_width(width: int) -> Variant:
     """The built-in variant whose board is ``width`` columns wide (literaki when none is)."""
-    from literaki_cli.variant import builtin_variants
+    from literaki_cli.engine.variant import builtin_variants
 
     default = load_variant()
     if width != default.board.columns:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import parse_position, position_name, square_name
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import parse_position, position_name, square_name
+from literaki_cli.engine.position import normalize_rack
+from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import InputError
-from literaki_cli.position import normalize_rack
-from literaki_cli.variant import ACROSS, Variant
 
 
 @dataclass(frozen=True)

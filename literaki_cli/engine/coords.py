@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from literaki_cli.engine.variant import ACROSS, DOWN
 from literaki_cli.errors import InputError
-from literaki_cli.variant import ACROSS, DOWN
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SQUARE = re.compile(r"([a-zA-Z])(\d{1,2})")

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from literaki_cli import alphabet
-from literaki_cli.lexicon import WordSet
-from literaki_cli.wordrules import WordRules
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.lexicon import WordSet
+from literaki_cli.engine.wordrules import WordRules
 
 _quote = json.encoder.encode_basestring  # the C string encoder behind json.dumps(ensure_ascii=False)
 

@@ -57,15 +57,15 @@ def _init_worker(config: RunConfig) -> None:
 
 
 def _setup(config: RunConfig) -> None:
-    from literaki_cli.lexicon import Lexicon
-    from literaki_cli.players import load_levels, make_players
-    from literaki_cli.variant import load_variant
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.games.players import load_levels, make_players
 
     lexicon = Lexicon.open(Path(config.lexicon))
     levels = load_levels(Path(config.levels) if config.levels else None)
     if config.game == "grid5":
-        from literaki_cli.grid5 import load_grid_rules
-        from literaki_cli.gridgame import GridComputer
+        from literaki_cli.games.grid5 import load_grid_rules
+        from literaki_cli.games.gridgame import GridComputer
 
         rules = load_grid_rules(Path(config.rules) if config.rules else None)
         players = []
@@ -82,8 +82,8 @@ def _setup(config: RunConfig) -> None:
 
 
 def play_one(game_id: int) -> GameOutput:
-    from literaki_cli.game import Game
-    from literaki_cli.gcg import game_to_gcg
+    from literaki_cli.games.game import Game
+    from literaki_cli.io.gcg import game_to_gcg
 
     config: RunConfig = _WORKER["config"]
     players = _WORKER["players"]
@@ -137,8 +137,8 @@ def _game_rows(game_id: int, game, players, stats: list[dict]) -> tuple[dict, li
 def play_one_grid(game_id: int) -> GameOutput:
     """One game of the grid game, in the same tables (rack/leave empty, reshuffles counted as
     exchanges, the word and its path as the play)."""
-    from literaki_cli.coords import square_name
-    from literaki_cli.gridgame import PASS, RESHUFFLE, WORD, GridGame
+    from literaki_cli.engine.coords import square_name
+    from literaki_cli.games.gridgame import PASS, RESHUFFLE, WORD, GridGame
 
     config: RunConfig = _WORKER["config"]
     players = _WORKER["players"]

@@ -1,6 +1,6 @@
 """``solve``: every legal move for a position and rack, best first, with the filters players ask
 for.  The generator returns arrays; only the moves shown become Python objects, each re-scored
-through :mod:`literaki_cli.scoring` for its word-by-word breakdown (the two must agree)."""
+through :mod:`literaki_cli.engine.scoring` for its word-by-word breakdown (the two must agree)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import parse_square, position_name
-from literaki_cli.errors import LiterakiError
-from literaki_cli.lexicon import Lexicon
-from literaki_cli.move import Tile, rack_needs, take_from_rack
-from literaki_cli.movegen import (
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import parse_square, position_name
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.move import Tile, rack_needs, take_from_rack
+from literaki_cli.engine.movegen import (
     BLANK_FLAG,
     BOARD_FLAG,
     CELLS,
@@ -31,8 +30,9 @@ from literaki_cli.movegen import (
     record_tiles,
     warm_up,
 )
-from literaki_cli.scoring import WordScore, score_tiles
-from literaki_cli.variant import ACROSS, Variant
+from literaki_cli.engine.scoring import WordScore, score_tiles
+from literaki_cli.engine.variant import ACROSS, Variant
+from literaki_cli.errors import LiterakiError
 
 
 @dataclass

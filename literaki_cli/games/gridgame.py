@@ -18,8 +18,8 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from literaki_cli.grid5 import GridRules, GridWord, draw_grid, find_words
-from literaki_cli.players import Level
+from literaki_cli.games.grid5 import GridRules, GridWord, draw_grid, find_words
+from literaki_cli.games.players import Level
 
 WORD, PASS, RESHUFFLE = "word", "pass", "reshuffle"
 

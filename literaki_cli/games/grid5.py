@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from literaki_cli import alphabet, wordgraph
+from literaki_cli.engine import alphabet, wordgraph
 from literaki_cli.errors import InputError
 
 _find = njit(cache=True)(wordgraph.find_arc)
@@ -99,7 +99,7 @@ def parse_grid(text: str, size: int = 5, source: str = "grid") -> list[str]:
 
 def draw_grid(rng: random.Random, size: int = 5) -> list[str]:
     """Random letters with the Literaki letter frequencies (blanks excluded), with replacement."""
-    from literaki_cli.variant import load_variant
+    from literaki_cli.engine.variant import load_variant
 
     variant = load_variant("literaki")
     letters = [t.letter for t in variant.tiles.values()]
@@ -309,7 +309,7 @@ def rack_anagrams(letters: str, word_set, max_length: int = 15) -> dict[int, lis
     """Every word that can be made from ``letters`` ('?' = blank), grouped by length, longest
     first; in each word a letter supplied by a blank is lower case, the rest upper case.  A word
     makeable without blanks is listed once, in its blank-free spelling."""
-    from literaki_cli.movegen import rack_counts
+    from literaki_cli.engine.movegen import rack_counts
 
     counts = rack_counts(letters)
     max_len = min(max_length, len(letters))

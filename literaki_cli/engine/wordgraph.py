@@ -6,7 +6,7 @@ letter.  Each arc is one 32-bit word:
     bits  0..23  index of the target's sibling list (0 = the target has no outgoing arcs)
     bit   24     END: the last arc of its sibling list
     bit   25     ACCEPTS: the letters up to and including this arc spell a word
-    bits 26..31  letter code (1..35, see :mod:`literaki_cli.alphabet`; 0 = GADDAG separator)
+    bits 26..31  letter code (1..35, see :mod:`literaki_cli.engine.alphabet`; 0 = GADDAG separator)
 
 Index 0 holds a dummy arc so that 0 can mean "no list".  Several word sets (the whole
 lexicon, the popular subset) share one array with different roots, and share their common

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
+from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
-from literaki_cli.game import EXCHANGE, PASS, PLACE, Action, Game
-from literaki_cli.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
-from literaki_cli.position import BLANK
+from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
 
 LeaveValue = Callable[[str], float]
 
@@ -47,7 +47,7 @@ def load_levels(path: Path | None = None) -> dict[str, Level]:
     where = str(path) if path else "levels.toml"
     try:
         text = Path(path).read_text(encoding="utf-8") if path else (
-            resources.files("literaki_cli") / "levels.toml").read_text(encoding="utf-8")  # fmt: skip
+            resources.files("literaki_cli") / "games" / "levels.toml").read_text(encoding="utf-8")  # fmt: skip
         data = tomllib.loads(text)
     except OSError as exc:
         raise InputError(f"{where}: cannot read: {exc.strerror}") from None
@@ -129,7 +129,7 @@ class ComputerPlayer:
         return fires * self.level.forced_exchange_bonus
 
     def _leave_values(self, moves, rack: str) -> np.ndarray:
-        from literaki_cli.move import rack_needs, take_from_rack
+        from literaki_cli.engine.move import rack_needs, take_from_rack
 
         values = np.empty(len(moves), dtype=np.float64)
         for i, rec in enumerate(moves.records):

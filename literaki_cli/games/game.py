@@ -1,8 +1,8 @@
 """A game of Literaki (or any variant) played to the rules: the bag, the racks, placing,
 exchanging, passing, and the end of the game with its leftover-tile arithmetic.
 
-Players are objects with ``choose(game) -> Action`` (see :mod:`literaki_cli.players`); the game
-checks and scores every placement itself through :mod:`literaki_cli.scoring`, so a player
+Players are objects with ``choose(game) -> Action`` (see :mod:`literaki_cli.games.players`); the game
+checks and scores every placement itself through :mod:`literaki_cli.engine.scoring`, so a player
 cannot score a move differently from ``score``.
 """
 
@@ -13,14 +13,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from literaki_cli.bag import Bag, full_bag
-from literaki_cli.board import Board
-from literaki_cli.coords import position_name
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import position_name
+from literaki_cli.engine.move import Tile, rack_needs, take_from_rack
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.scoring import MoveScore, score_tiles
+from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import LiterakiError
-from literaki_cli.move import Tile, rack_needs, take_from_rack
-from literaki_cli.position import BLANK
-from literaki_cli.scoring import MoveScore, score_tiles
-from literaki_cli.variant import ACROSS, Variant
+from literaki_cli.games.bag import Bag, full_bag
 
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 

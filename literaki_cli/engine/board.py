@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from literaki_cli import alphabet
-from literaki_cli.variant import Variant
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.variant import Variant
 
 EMPTY_CELL = "."
 

@@ -1,6 +1,6 @@
 """Loading a lexicon file and asking it about words.
 
-A :class:`Lexicon` maps its file (see :mod:`literaki_cli.lexfile`) and exposes the word sets
+A :class:`Lexicon` maps its file (see :mod:`literaki_cli.engine.lexfile`) and exposes the word sets
 it holds as :class:`WordSet` objects: ``lexicon.words`` (every allowed word) and
 ``lexicon.popular`` (the words the computer players use).
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from literaki_cli import alphabet, lexfile, wordgraph
+from literaki_cli.engine import alphabet, lexfile, wordgraph
 from literaki_cli.errors import LexiconError
 
 ENV_VAR = "LITERAKI_LEXICON"

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import square_name
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import square_name
+from literaki_cli.engine.variant import Variant
 from literaki_cli.errors import InputError
-from literaki_cli.variant import Variant
 
 BLANK = "?"
 

@@ -1,6 +1,6 @@
 """Scoring and legality of a placement, word by word, from the variant's scoring tables.
 
-The tables (:class:`literaki_cli.variant.ScoringTables`) hold every rule as numbers: the value
+The tables (:class:`literaki_cli.engine.variant.ScoringTables`) hold every rule as numbers: the value
 of a new tile of each letter on each square (colour triples, letter premiums), the word
 multiplier of each square and the directional start/end multipliers.  This module and the move
 generator read the same tables, so both give the same score for the same move.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.coords import position_name, square_name
-from literaki_cli.move import Tile
-from literaki_cli.variant import ACROSS, DOWN, END, START, Variant
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import position_name, square_name
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
 
 STEP = {ACROSS: (0, 1), DOWN: (1, 0)}
 DIRECTION_NAMES = {ACROSS: "across", DOWN: "down"}
@@ -219,7 +219,7 @@ def evaluate_placement(board: Board, variant: Variant, placement, rack: str | No
 
     ``rack`` (when known) must hold the tiles; ``lookup`` checks the words in the lexicon.
     """
-    from literaki_cli.move import rack_needs, resolve, take_from_rack
+    from literaki_cli.engine.move import rack_needs, resolve, take_from_rack
 
     tiles = resolve(placement, board)
     result = score_tiles(board, variant, tiles, placement.direction)

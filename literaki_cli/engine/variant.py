@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from literaki_cli import alphabet
+from literaki_cli.engine import alphabet
 from literaki_cli.errors import InputError
 
 DEFAULT_VARIANT = "literaki"
@@ -267,7 +267,7 @@ def _parse_board(data: _Reader, colours: dict[str, int], source: str) -> BoardLa
         for c, ch in enumerate(line, 1):
             if ch not in kinds:
                 raise InputError(f"{b.where}: layout row {r} column {c}: square {ch!r} is not a key of [squares]")
-    from literaki_cli.coords import parse_square as parse_square_name
+    from literaki_cli.engine.coords import parse_square as parse_square_name
 
     start_name = b.get("start", str)
     try:

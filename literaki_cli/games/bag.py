@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from literaki_cli import alphabet
-from literaki_cli.board import Board
-from literaki_cli.position import BLANK
-from literaki_cli.variant import Variant
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.variant import Variant
 
 
 def full_bag(variant: Variant) -> list[str]:
