@@ -32,7 +32,9 @@ CODE_SPACE = 64
 
 
 @dataclass(frozen=True)
-class Tile:
+class TileSpec:
+    """One letter of the tile set: how many tiles, their colour and value."""
+
     letter: str
     count: int
     colour: str
@@ -92,7 +94,7 @@ class ScoringTables:
 class Variant:
     name: str
     title: str
-    tiles: dict[str, Tile]
+    tiles: dict[str, TileSpec]
     blanks: int
     colours: dict[str, int]
     board: BoardLayout
@@ -305,7 +307,7 @@ def parse_variant(text: str, source: str) -> Variant:
             raise InputError(f"{where}: count must be at least 1, got {count}")
         if colour not in colours:
             raise InputError(f"{where}: unknown colour {colour!r} (known: {', '.join(colours)})")
-        tiles[letter] = Tile(letter, count, colour, colours[colour])
+        tiles[letter] = TileSpec(letter, count, colour, colours[colour])
     board = _parse_board(data, colours, source)
     scoring = data.sub("scoring")
     players = data.sub("players")
