@@ -34,7 +34,7 @@ def main() -> None:
         lexicon = Lexicon.open(ensure_lexicon(args.lexicon, Path(tmp)))
         rules = load_grid_rules()
         rng = random.Random(2026)
-        grids = [draw_grid(rng) for _ in range(args.grids)]
+        grids = [draw_grid(rng, rules.letter_frequencies) for _ in range(args.grids)]
         find_words(grids[0], lexicon.words, rules)  # warm-up (compile or load the cache)
         per_grid, counts = [], []
         for grid in grids:

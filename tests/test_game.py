@@ -8,6 +8,7 @@ import pytest
 
 from literaki_cli.analysis.simulate import TURN_COLUMNS, TURN_EXTRAS, RunConfig, run_simulation
 from literaki_cli.engine.move import Tile
+from literaki_cli.engine.movegen import MoveGenerator, record_tiles
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.errors import LiterakiError
 from literaki_cli.games.bag import full_bag
@@ -50,7 +51,8 @@ def test_full_bag():
 def test_tiles_conserved_scores_add_up_and_games_end(game_lexicon, specs):
     lexicon, levels = game_lexicon
     for game_id in range(3):
-        game = Game(V, players(lexicon, levels, specs), seed=5, game_id=game_id, first=game_id % len(specs))
+        seats = players(lexicon, levels, specs)
+        game = Game(V, seats, lexicon.words, seed=5, game_id=game_id, first=game_id % len(specs))
         full = Counter(full_bag(V))
         while not game.over:
             game.step()
@@ -68,15 +70,15 @@ def test_tiles_conserved_scores_add_up_and_games_end(game_lexicon, specs):
 
 def test_same_seed_same_game(game_lexicon):
     lexicon, levels = game_lexicon
-    a = Game(V, players(lexicon, levels, ("slaby", "mistrz")), seed=9, game_id=4).play()
-    b = Game(V, players(lexicon, levels, ("slaby", "mistrz")), seed=9, game_id=4).play()
-    c = Game(V, players(lexicon, levels, ("slaby", "mistrz")), seed=10, game_id=4).play()
+    a = Game(V, players(lexicon, levels, ("slaby", "mistrz")), lexicon.words, seed=9, game_id=4).play()
+    b = Game(V, players(lexicon, levels, ("slaby", "mistrz")), lexicon.words, seed=9, game_id=4).play()
+    c = Game(V, players(lexicon, levels, ("slaby", "mistrz")), lexicon.words, seed=10, game_id=4).play()
     assert [t.play for t in a.turns] == [t.play for t in b.turns] and a.scores == b.scores
     assert [t.play for t in a.turns] != [t.play for t in c.turns]
 
 
 def new_game(lexicon, levels):
-    return Game(V, players(lexicon, levels), seed=1, game_id=0)
+    return Game(V, players(lexicon, levels), lexicon.words, seed=1, game_id=0)
 
 
 def test_going_out_arithmetic(game_lexicon):
@@ -223,11 +225,23 @@ def test_mistrz_equity_hook_changes_the_choice(game_lexicon):
     plain = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels))
     hooked = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels),
                           leave_value=lambda leave: 100.0 * len(leave))  # fmt: skip
-    a = Game(V, plain, seed=2, game_id=1)
-    b = Game(V, hooked, seed=2, game_id=1)
+    a = Game(V, plain, lexicon.words, seed=5, game_id=0)  # a deal whose top-scoring move lays 3 tiles
+    b = Game(V, hooked, lexicon.words, seed=5, game_id=0)
+    assert a.racks == b.racks  # the same deal: only the hook differs
     move_a = a.players[0].choose(a)
     move_b = b.players[0].choose(b)
-    # Valuing every kept tile at 100 makes the fewest-tiles move best: equity = score + 100 * leave.
-    assert len(move_b.tiles) <= len(move_a.tiles)
-    assert move_b.equity == max(move_b.equity, move_a.equity)
-    assert len(move_b.tiles) == 2
+    # Every legal move, scored by the game's own scorer (not the generator's score column).
+    rack = b.racks[b.current]
+    moves = MoveGenerator(lexicon, V).generate(b.board, rack)
+    scored = []
+    for record in moves.records:
+        tiles, direction = record_tiles(record)
+        scored.append((b.judge(tiles, direction).total, len(rack) - len(tiles), len(tiles)))
+    # The plain player's equity is the score, and it plays a top-scoring move.
+    assert move_a.equity == a.judge(list(move_a.tiles), move_a.direction).total == max(s for s, _, _ in scored)
+    # The hooked player's equity is score + 100 per kept tile, and it plays the move that maximises it.
+    kept_b = len(rack) - len(move_b.tiles)
+    assert move_b.equity == b.judge(list(move_b.tiles), move_b.direction).total + 100.0 * kept_b
+    assert move_b.equity == max(s + 100.0 * kept for s, kept, _ in scored)
+    # With 100 per kept tile the fewest-tiles move wins, which here is not the top-scoring one.
+    assert len(move_b.tiles) == min(n for _, _, n in scored) < len(move_a.tiles)

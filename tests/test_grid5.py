@@ -111,9 +111,10 @@ def test_parse_grid_forms_and_errors():
 
 
 def test_draw_grid_is_seeded_and_uses_tile_letters():
-    a, b = draw_grid(random.Random(3)), draw_grid(random.Random(3))
+    freq = RULES.letter_frequencies
+    a, b = draw_grid(random.Random(3), freq), draw_grid(random.Random(3), freq)
     assert a == b and len(a) == 25 and set(a) <= set(alphabet.POLISH_LETTERS)
-    many = Counter(draw_grid(random.Random(1)) * 1 + sum((draw_grid(random.Random(i)) for i in range(200)), []))
+    many = Counter(draw_grid(random.Random(1), freq) + sum((draw_grid(random.Random(i), freq) for i in range(200)), []))
     assert many["a"] > many["ż"]
 
 

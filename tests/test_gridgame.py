@@ -8,6 +8,7 @@ from lexicon_build.build import build_lexicon
 from literaki_cli.cli import main
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.variant import load_variant
+from literaki_cli.errors import LiterakiError
 from literaki_cli.games.grid5 import load_grid_rules
 from literaki_cli.games.gridgame import PASS, RESHUFFLE, WORD, GridComputer, GridGame
 from literaki_cli.games.players import load_levels
@@ -67,7 +68,7 @@ def test_reshuffle_limit_is_enforced(lexicon):
     game = GridGame(RULES, computers(lexicon, "trudny", "latwy"), seed=1)
     for _ in range(RULES.reshuffles_per_player):
         game.reshuffle(0)
-    with pytest.raises(ValueError, match="no reshuffle left"):
+    with pytest.raises(LiterakiError, match="no reshuffle left"):
         game.reshuffle(0)
 
 

@@ -95,7 +95,7 @@ def test_directional_square_counts_only_for_a_new_tile():
 
 def wym_game(flowing_lexicon, bag_size):
     players = make_players(["mistrz", "mistrz"], flowing_lexicon, L, load_levels())
-    game = Game(L, players, seed=1, game_id=0)
+    game = Game(L, players, flowing_lexicon.words, seed=1, game_id=0)
     game.board = Board.for_variant(L).with_tiles(tiles("g2A"))  # a tile below the WYM square g1
     if bag_size < len(game.bag):
         game.bag.tiles = game.bag.tiles[:bag_size]
@@ -123,7 +123,7 @@ def test_wym_does_not_fire_with_fewer_than_7_tiles_in_the_bag(flowing_lexicon):
 def test_four_player_game_invariants(flowing_lexicon):
     for game_id in range(2):
         players = make_players(["mistrz", "trudny", "normalny", "latwy"], flowing_lexicon, L, load_levels())
-        game = Game(L, players, seed=3, game_id=game_id, first=game_id % 4)
+        game = Game(L, players, flowing_lexicon.words, seed=3, game_id=game_id, first=game_id % 4)
         full = Counter(full_bag(L))
         while not game.over:
             game.step()

@@ -14,7 +14,9 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from literaki_cli.errors import InputError
 
@@ -46,6 +48,138 @@ class GameOutput:
     gcg: str | None = None
 
 
+# --------------------------------------------------------------------------- the kinds of game
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a run needs from one kind of game; everything else (seeding, seats, the tables,
+    the workers) is the same for all.
+
+    ``load_rules(config)`` gives the rules (a ``Variant`` or ``GridRules``: both name the game
+    and its player range); ``new_table(rules, lexicon, levels, specs)`` gives the players and a
+    factory ``(seed, game_id, first) -> game``; ``turn_row(game, turn)`` and
+    ``player_stats(game, seat)`` fill the shared tables; ``to_gcg`` records a game, if it can be.
+    """
+
+    load_rules: Callable[[RunConfig], Any]
+    new_table: Callable[..., tuple[list, Callable[..., Any]]]
+    turn_row: Callable[[Any, Any], dict]
+    player_stats: Callable[[Any, int], dict]
+    to_gcg: Callable[[Any, str], str] | None = None
+
+
+def _rules_file(config: RunConfig) -> Path | None:
+    return Path(config.rules) if config.rules else None
+
+
+def _board_rules(config: RunConfig):
+    from literaki_cli.engine.variant import load_variant
+
+    return load_variant(config.variant, _rules_file(config))
+
+
+def _board_table(variant, lexicon, levels, specs):
+    from literaki_cli.games.game import Game
+    from literaki_cli.games.players import make_players
+
+    players = make_players(specs, lexicon, variant, levels)
+    return players, partial(Game, variant, players, lexicon.words)
+
+
+def _board_turn(game, t) -> dict:
+    return {
+        "playerID": t.nick, "gameID": game.game_id, "turn": t.turn, "rack": t.rack.upper(), "play": t.play,
+        "score": t.score, "totalscore": t.total, "tilesplayed": t.tiles_played, "leave": t.leave.upper(),
+        "equity": t.equity, "tilesremaining": t.tiles_remaining, "oppscore": t.opp_score,
+        "kind": t.kind, "exchanged": t.exchanged.upper(), "blanks_played": t.blanks_played,
+        "colour_points": t.colour_points, "bingo": t.bingo, "words": " ".join(t.words),
+        "word_length": t.main_word_length, "level": game.players[t.player].level.name,
+    }  # fmt: skip
+
+
+def _board_stats(game, seat: int) -> dict:
+    mine = [t for t in game.turns if t.player == seat]
+    return {
+        "score": game.scores[seat], "bingos": sum(t.bingo for t in mine), "turns": len(mine),
+        "exchanges": sum(t.kind == "exchange" for t in mine), "passes": sum(t.kind == "pass" for t in mine),
+        "adjustment": sum(a.points for a in game.adjustments if a.player == seat),
+    }  # fmt: skip
+
+
+def _board_gcg(game, lexicon_name: str) -> str:
+    from literaki_cli.io.gcg import game_to_gcg
+
+    return game_to_gcg(game, lexicon_name)
+
+
+def _grid_rules(config: RunConfig):
+    from literaki_cli.games.grid5 import load_grid_rules
+
+    return load_grid_rules(_rules_file(config))
+
+
+def _grid_table(rules, lexicon, levels, specs):
+    from literaki_cli.games.gridgame import GridGame, make_grid_players
+
+    players = make_grid_players(specs, lexicon, rules, levels)
+    return players, partial(GridGame, rules, players)
+
+
+def _grid_turn(game, t) -> dict:
+    """A grid turn in the board game's columns: rack/leave empty, a reshuffle counted as an
+    exchange, the word and its path as the play, the rounds left as the tiles remaining."""
+    from literaki_cli.engine.coords import square_name
+    from literaki_cli.games.gridgame import PASS, RESHUFFLE, WORD
+
+    play = {WORD: t.word.upper() + " " + " ".join(square_name(r, c) for r, c in t.path), PASS: "-"}
+    return {
+        "playerID": t.nick, "gameID": game.game_id, "turn": t.turn, "rack": "", "play": play.get(t.kind, "reshuffle"),
+        "score": t.score, "totalscore": t.total, "tilesplayed": len(t.word), "leave": "",
+        "equity": float(t.score), "tilesremaining": game.rules.rounds - t.round - 1, "oppscore": t.opp_score,
+        "kind": {WORD: "place", PASS: "pass", RESHUFFLE: "exchange"}[t.kind], "exchanged": "",
+        "blanks_played": 0, "colour_points": t.score - len(t.word) * game.rules.letter_points if t.word else 0,
+        "bingo": False, "words": t.word.upper(), "word_length": len(t.word), "level": game.players[t.player].level.name,
+    }  # fmt: skip
+
+
+def _grid_stats(game, seat: int) -> dict:
+    from literaki_cli.games.gridgame import PASS, RESHUFFLE
+
+    mine = [t for t in game.turns if t.player == seat]
+    return {"score": game.scores[seat], "bingos": 0, "turns": sum(t.kind != RESHUFFLE for t in mine),
+            "exchanges": sum(t.kind == RESHUFFLE for t in mine), "passes": sum(t.kind == PASS for t in mine),
+            "adjustment": 0}  # fmt: skip
+
+
+GAME_KINDS: dict[str, GameKind] = {
+    "literaki": GameKind(_board_rules, _board_table, _board_turn, _board_stats, _board_gcg),
+    "grid5": GameKind(_grid_rules, _grid_table, _grid_turn, _grid_stats),
+}
+
+
+def game_kind(name: str) -> GameKind:
+    if name not in GAME_KINDS:
+        raise InputError(f"unknown game {name!r}; choose {' or '.join(GAME_KINDS)}")
+    return GAME_KINDS[name]
+
+
+def check_run_config(config: RunConfig) -> None:
+    """Refuse, before any game starts, a run that cannot be played: an unknown game or player
+    level, GCG for a game that has none, or a player count its rules do not allow (InputError)."""
+    from literaki_cli.games.common import check_player_count
+    from literaki_cli.games.players import level_named, load_levels
+
+    levels = load_levels(Path(config.levels) if config.levels else None)
+    for spec in config.players:
+        level_named(spec, levels)
+    kind = game_kind(config.game)
+    rules = kind.load_rules(config)
+    if config.gcg and kind.to_gcg is None:
+        raise InputError(f"--gcg records board games; {rules.name} has no GCG")
+    check_player_count(rules.name, len(config.players), rules.min_players, rules.max_players)
+
+
 # --------------------------------------------------------------------------- one game (in a worker)
 
 _WORKER: dict = {}
@@ -58,61 +192,26 @@ def _init_worker(config: RunConfig) -> None:
 
 def _setup(config: RunConfig) -> None:
     from literaki_cli.engine.lexicon import Lexicon
-    from literaki_cli.engine.variant import load_variant
-    from literaki_cli.games.players import load_levels, make_players
+    from literaki_cli.games.players import load_levels
 
+    kind = game_kind(config.game)
     lexicon = Lexicon.open(Path(config.lexicon))
     levels = load_levels(Path(config.levels) if config.levels else None)
-    if config.game == "grid5":
-        from literaki_cli.games.grid5 import load_grid_rules
-        from literaki_cli.games.gridgame import GridComputer
-
-        rules = load_grid_rules(Path(config.rules) if config.rules else None)
-        players = []
-        for i, spec in enumerate(config.players):
-            level = levels[spec]
-            nick = spec if config.players.count(spec) == 1 else f"{spec}{config.players[: i + 1].count(spec)}"
-            words = lexicon.popular if level.vocabulary == "popular" else lexicon.words
-            players.append(GridComputer(nick, level, words, rules))
-        _WORKER.update(config=config, rules=rules, lexicon=lexicon, players=players)
-        return
-    variant = load_variant(config.variant, Path(config.rules) if config.rules else None)
-    _WORKER.update(config=config, variant=variant, lexicon=lexicon,
-                   players=make_players(config.players, lexicon, variant, levels))  # fmt: skip
+    players, new_game = kind.new_table(kind.load_rules(config), lexicon, levels, config.players)
+    _WORKER.update(config=config, kind=kind, lexicon=lexicon, players=players, new_game=new_game)
 
 
 def play_one(game_id: int) -> GameOutput:
-    from literaki_cli.games.game import Game
-    from literaki_cli.io.gcg import game_to_gcg
-
+    """Game ``game_id`` of the run, played to the end and turned into table rows."""
     config: RunConfig = _WORKER["config"]
+    kind: GameKind = _WORKER["kind"]
     players = _WORKER["players"]
-    if config.game == "grid5":
-        return play_one_grid(game_id)
-    game = Game(_WORKER["variant"], players, seed=config.seed, game_id=game_id, first=game_id % len(players)).play()
-    levels = {p.name: p.level.name for p in players}
-    turns = [
-        {
-            "playerID": t.nick, "gameID": game_id, "turn": t.turn, "rack": t.rack.upper(), "play": t.play,
-            "score": t.score, "totalscore": t.total, "tilesplayed": t.tiles_played, "leave": t.leave.upper(),
-            "equity": t.equity, "tilesremaining": t.tiles_remaining, "oppscore": t.opp_score,
-            "kind": t.kind, "exchanged": t.exchanged.upper(), "blanks_played": t.blanks_played,
-            "colour_points": t.colour_points, "bingo": t.bingo, "words": " ".join(t.words),
-            "word_length": t.main_word_length, "level": levels[t.nick],
-        }
-        for t in game.turns
-    ]  # fmt: skip
-    stats = []
-    for p in range(len(players)):
-        mine = [t for t in game.turns if t.player == p]
-        stats.append({
-            "score": game.scores[p], "bingos": sum(t.bingo for t in mine), "turns": len(mine),
-            "exchanges": sum(t.kind == "exchange" for t in mine), "passes": sum(t.kind == "pass" for t in mine),
-            "adjustment": sum(a.points for a in game.adjustments if a.player == p),
-        })  # fmt: skip
-    row, player_rows = _game_rows(game_id, game, players, stats)
-    lexicon_name = _WORKER["lexicon"].meta["source"]["file"].removesuffix(".zip")
-    gcg = game_to_gcg(game, lexicon_name) if config.gcg else None
+    game = _WORKER["new_game"](seed=config.seed, game_id=game_id, first=game_id % len(players)).play()
+    turns = [kind.turn_row(game, t) for t in game.turns]
+    row, player_rows = _game_rows(game_id, game, players, [kind.player_stats(game, p) for p in range(len(players))])
+    gcg = None
+    if config.gcg and kind.to_gcg is not None:
+        gcg = kind.to_gcg(game, _WORKER["lexicon"].meta["source"]["file"].removesuffix(".zip"))
     return GameOutput(game_id, turns, row, player_rows, gcg)
 
 
@@ -132,40 +231,6 @@ def _game_rows(game_id: int, game, players, stats: list[dict]) -> tuple[dict, li
     row["ended_by"] = game.ended_by
     row["turns"] = len(game.turns)
     return row, player_rows
-
-
-def play_one_grid(game_id: int) -> GameOutput:
-    """One game of the grid game, in the same tables (rack/leave empty, reshuffles counted as
-    exchanges, the word and its path as the play)."""
-    from literaki_cli.engine.coords import square_name
-    from literaki_cli.games.gridgame import PASS, RESHUFFLE, WORD, GridGame
-
-    config: RunConfig = _WORKER["config"]
-    players = _WORKER["players"]
-    game = GridGame(_WORKER["rules"], players, seed=config.seed, game_id=game_id, first=game_id % len(players)).play()
-    turns = []
-    running = [0] * len(players)
-    for t in game.turns:
-        running[t.player] = t.total
-        others = [s for i, s in enumerate(running) if i != t.player]
-        turns.append({
-            "playerID": t.nick, "gameID": game_id, "turn": t.turn, "rack": "",
-            "play": t.word.upper() + " " + " ".join(square_name(r, c) for r, c in t.path) if t.kind == WORD
-            else ("-" if t.kind == PASS else "reshuffle"),
-            "score": t.score, "totalscore": t.total, "tilesplayed": len(t.word), "leave": "",
-            "equity": float(t.score), "tilesremaining": game.rules.rounds - t.round - 1, "oppscore": max(others),
-            "kind": {WORD: "place", PASS: "pass", RESHUFFLE: "exchange"}[t.kind], "exchanged": "",
-            "blanks_played": 0, "colour_points": t.score - len(t.word) * game.rules.letter_points if t.word else 0,
-            "bingo": False, "words": t.word.upper(), "word_length": len(t.word), "level": players[t.player].level.name,
-        })  # fmt: skip
-    stats = []
-    for p in range(len(players)):
-        mine = [t for t in game.turns if t.player == p]
-        stats.append({"score": game.scores[p], "bingos": 0, "turns": sum(t.kind != RESHUFFLE for t in mine),
-                      "exchanges": sum(t.kind == RESHUFFLE for t in mine),
-                      "passes": sum(t.kind == PASS for t in mine), "adjustment": 0})  # fmt: skip
-    row, player_rows = _game_rows(game_id, game, players, stats)
-    return GameOutput(game_id, turns, row, player_rows, None)
 
 
 # --------------------------------------------------------------------------- the run
@@ -234,6 +299,7 @@ def run_simulation(
     on_game: Callable[[GameOutput], None] | None = None,
 ) -> RunResult:
     """Play ``config.games`` games (minus those already in ``out_dir`` with ``resume``)."""
+    check_run_config(config)
     done = _load_previous(out_dir, config) if resume and out_dir else []
     result = RunResult(config, list(done))
     finished = {o.game_id for o in done}

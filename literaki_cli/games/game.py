@@ -2,8 +2,9 @@
 exchanging, passing, and the end of the game with its leftover-tile arithmetic.
 
 Players are objects with ``choose(game) -> Action`` (see :mod:`literaki_cli.games.players`); the game
-checks and scores every placement itself through :mod:`literaki_cli.engine.scoring`, so a player
-cannot score a move differently from ``score``.
+checks and scores every placement itself through :mod:`literaki_cli.engine.scoring` and checks
+every word it forms against the word list it was given, so no player (computer, human or a
+program driving the library) can lay a move ``score`` would reject.
 """
 
 from __future__ import annotations
@@ -13,16 +14,37 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import numpy as np
+
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name
 from literaki_cli.engine.move import Tile, rack_needs, take_from_rack
 from literaki_cli.engine.position import BLANK
-from literaki_cli.engine.scoring import MoveScore, score_tiles
+from literaki_cli.engine.scoring import MoveScore, check_words, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import LiterakiError
 from literaki_cli.games.bag import Bag, full_bag
+from literaki_cli.games.common import Standings, check_player_count
 
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+
+
+class IllegalMove(LiterakiError):
+    """A placement the rules refuse; the game is left exactly as it was."""
+
+
+class NotInWordList(IllegalMove):
+    """A placement that forms a word the game's word list does not have."""
+
+    def __init__(self, message: str, words: list[str]) -> None:
+        super().__init__(message)
+        self.words = words
+
+
+class WordList(Protocol):
+    """The words a game accepts (a lexicon's ``WordSet``): one answer per normalised word."""
+
+    def lookup(self, words: list[str]) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -76,9 +98,13 @@ class EndAdjustment:
 
 
 @dataclass
-class Game:
+class Game(Standings):
+    """One game at one table; ``words`` is the word list every placed word must be in (the whole
+    lexicon, ``lexicon.words``, even when a computer player knows only the popular words)."""
+
     variant: Variant
     players: list[Player]
+    words: WordList
     seed: int | str = 0
     game_id: int = 0
     first: int = 0
@@ -96,10 +122,8 @@ class Game:
 
     def __post_init__(self) -> None:
         v = self.variant
-        if not v.min_players <= len(self.players) <= v.max_players:
-            raise LiterakiError(
-                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {len(self.players)}"
-            )
+        check_player_count(v.name, len(self.players), v.min_players, v.max_players)
+        self.effects: dict[str, set[tuple[int, int]]] = {}
         self.rng = random.Random(f"literaki-game-{self.seed}-{self.game_id}")
         self.board = Board.for_variant(v)
         self.bag = Bag(full_bag(v), self.rng)
@@ -189,9 +213,7 @@ class Game:
         leave, missing = take_from_rack(rack_needs(tiles), rack)
         if missing:
             raise LiterakiError(f"{self.nick(p)} has no {missing.upper()} on the rack {rack.upper()}")
-        move = score_tiles(self.board, self.variant, tiles, direction)
-        if move.problems:
-            raise LiterakiError(f"{self.nick(p)}: illegal move: {'; '.join(move.problems)}")
+        move = self.judge(tiles, direction)
         self.board = self.board.with_tiles(tiles)
         self.racks[p] = leave + self.bag.draw(len(tiles))
         self.passes_in_row = 0
@@ -209,10 +231,22 @@ class Game:
             self._next()
         return turn
 
+    def judge(self, tiles: list[Tile], direction: int = ACROSS) -> MoveScore:
+        """The placement scored, if the rules allow it on the board now; else IllegalMove (or
+        NotInWordList) naming every problem.  Changes nothing."""
+        move = score_tiles(self.board, self.variant, tiles, direction)  # every rule, word lengths included
+        if move.problems:
+            raise IllegalMove(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}")
+        check_words(move, self.words.lookup)
+        if move.problems:
+            raise NotInWordList(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}",
+                                [w.word for w in move.words if not w.valid])  # fmt: skip
+        return move
+
     def _forced_exchange(self, tiles: list[Tile]) -> int | None:
         """A new tile on a forced-exchange square (WYM) exchanges the next player's whole rack at
         random, unless the bag holds fewer than the variant's minimum; returns that player."""
-        squares = self._effect_squares("forced-exchange")
+        squares = self.effect_squares("forced-exchange")
         if not squares or not any((t.row, t.col) in squares for t in tiles):
             return None
         if len(self.bag) < self.variant.forced_exchange_min_bag:
@@ -223,11 +257,12 @@ class Game:
         self.bag.put_back(old)
         return victim
 
-    def _effect_squares(self, effect: str) -> set[tuple[int, int]]:
-        cache = self.__dict__.setdefault("_effects", {})
-        if effect not in cache:
-            cache[effect] = self.variant.effect_squares(effect)
-        return cache[effect]
+    def effect_squares(self, effect: str) -> set[tuple[int, int]]:
+        """The squares of the board whose kind carries ``effect`` (e.g. "forced-exchange"),
+        computed once per game: players ask on every turn."""
+        if effect not in self.effects:
+            self.effects[effect] = self.variant.effect_squares(effect)
+        return self.effects[effect]
 
     def exchange(self, tiles: str, equity: float | None = None) -> Turn:
         p = self.current
@@ -287,10 +322,6 @@ class Game:
         self.over = True
         self.ended_by = "passes"
 
-    def winners(self) -> list[int]:
-        best = max(self.scores)
-        return [p for p, s in enumerate(self.scores) if s == best]
-
 
 def gcg_play(move: MoveScore, direction: int) -> str:
     """GCG notation of a scored placement: coordinate and main word, '.' for board tiles."""
@@ -305,4 +336,4 @@ def premium_points(move: MoveScore) -> int:
     return sum((ls.value - ls.base) * w.multiplier for w in move.words for ls in w.letters if ls.new)
 
 
-__all__ = ["Action", "Game", "Turn", "EndAdjustment", "PLACE", "EXCHANGE", "PASS"]
+__all__ = ["Action", "Game", "Turn", "EndAdjustment", "IllegalMove", "NotInWordList", "PLACE", "EXCHANGE", "PASS"]

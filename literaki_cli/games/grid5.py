@@ -39,7 +39,9 @@ class GridRules:
     reshuffles_per_player: int
     min_players: int
     max_players: int
-    frequencies_from: str
+    frequencies_from: str  # the variant whose tile counts weigh the letters drawn
+    letter_frequencies: dict[str, int]  # letter -> weight of the draw, read once from that variant
+    name: str = "grid5"
 
     def letter_value(self, letter: str) -> int:
         """The premium class value of a letter."""
@@ -77,6 +79,8 @@ def load_grid_rules(rules_file: Path | None = None) -> GridRules:
             rounds=int(game["rounds"]), reshuffles_per_player=int(game["reshuffles_per_player"]),
             min_players=int(game["min_players"]), max_players=int(game["max_players"]),
             frequencies_from=str(data["draw"]["frequencies_from"]),
+            letter_frequencies=_letter_frequencies(str(data["draw"]["frequencies_from"]), where),
+            name=str(data.get("name", "grid5")),
         )  # fmt: skip
     except OSError as exc:
         raise InputError(f"{where}: cannot read: {exc.strerror}") from None
@@ -97,14 +101,21 @@ def parse_grid(text: str, size: int = 5, source: str = "grid") -> list[str]:
     return letters
 
 
-def draw_grid(rng: random.Random, size: int = 5) -> list[str]:
-    """Random letters with the Literaki letter frequencies (blanks excluded), with replacement."""
+def _letter_frequencies(variant_name: str, where: str) -> dict[str, int]:
+    """The tile count of every letter of the variant ``[draw] frequencies_from`` names (blanks excluded)."""
     from literaki_cli.engine.variant import load_variant
 
-    variant = load_variant("literaki")
-    letters = [t.letter for t in variant.tiles.values()]
-    weights = [t.count for t in variant.tiles.values()]
-    return rng.choices(letters, weights=weights, k=size * size)
+    try:
+        variant = load_variant(variant_name)
+    except InputError as exc:
+        raise InputError(f"{where} [draw]: key 'frequencies_from': {exc}") from None
+    return {t.letter: t.count for t in variant.tiles.values()}
+
+
+def draw_grid(rng: random.Random, frequencies: dict[str, int], cells: int = 25) -> list[str]:
+    """``cells`` random letters weighted by ``frequencies`` (``GridRules.letter_frequencies``),
+    with replacement: a whole grid, or the letters that replace a laid word."""
+    return rng.choices(list(frequencies), weights=list(frequencies.values()), k=cells)
 
 
 def premiums(letters: list[str], rules: GridRules) -> np.ndarray:

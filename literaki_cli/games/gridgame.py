@@ -14,12 +14,13 @@ under which the best word is poor enough to reshuffle first.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
+from literaki_cli.errors import LiterakiError
+from literaki_cli.games.common import Standings, check_player_count, seat_nicknames
 from literaki_cli.games.grid5 import GridRules, GridWord, draw_grid, find_words
-from literaki_cli.games.players import Level
+from literaki_cli.games.players import Level, level_named
 
 WORD, PASS, RESHUFFLE = "word", "pass", "reshuffle"
 
@@ -35,10 +36,11 @@ class GridTurn:
     path: tuple = ()
     score: int = 0
     total: int = 0
+    opp_score: int = 0  # the best other score after the turn
 
 
 @dataclass
-class GridGame:
+class GridGame(Standings):
     rules: GridRules
     players: list
     seed: int | str = 0
@@ -53,9 +55,10 @@ class GridGame:
     ended_by: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(f"literaki-grid-{self.seed}-{self.game_id}")
-        self.grid = draw_grid(self.rng, self.rules.size)
         n = len(self.players)
+        check_player_count(self.rules.name, n, self.rules.min_players, self.rules.max_players)
+        self.rng = random.Random(f"literaki-grid-{self.seed}-{self.game_id}")
+        self.grid = draw_grid(self.rng, self.rules.letter_frequencies, self.rules.size**2)
         self.scores = [0] * n
         self.reshuffles_left = [self.rules.reshuffles_per_player] * n
         self.turns = []
@@ -66,22 +69,28 @@ class GridGame:
     def _record(self, player: int, kind: str, word: GridWord | None = None) -> None:
         score = word.score if word else 0
         self.scores[player] += score
+        others = max(s for i, s in enumerate(self.scores) if i != player)
         self.turns.append(GridTurn(len(self.turns), self.round, player, self.players[player].name, kind,
                                    word.word if word else "", word.path if word else (), score,
-                                   self.scores[player]))  # fmt: skip
+                                   self.scores[player], others))  # fmt: skip
 
     def reshuffle(self, player: int) -> None:
         if self.reshuffles_left[player] <= 0:
-            raise ValueError(f"{self.players[player].name} has no reshuffle left")
+            raise LiterakiError(f"{self.players[player].name} has no reshuffle left")
         self.rng.shuffle(self.grid)
         self.reshuffles_left[player] -= 1
         self._record(player, RESHUFFLE)
 
     def lay(self, player: int, word: GridWord) -> None:
+        """Lay ``word``: its cells get new random letters, in path order."""
         n = self.rules.size
-        for r, c in word.path:
-            self.grid[r * n + c] = draw_grid(self.rng, 1)[0]
+        for (r, c), letter in zip(word.path, draw_grid(self.rng, self.rules.letter_frequencies, len(word.path)),
+                                  strict=True):  # fmt: skip
+            self.grid[r * n + c] = letter
         self._record(player, WORD, word)
+
+    def pass_turn(self, player: int) -> None:
+        self._record(player, PASS)
 
     def play(self) -> GridGame:
         n = len(self.players)
@@ -100,10 +109,6 @@ class GridGame:
         self.over, self.ended_by = True, "rounds"
         return self
 
-    def winners(self) -> list[int]:
-        best = max(self.scores)
-        return [p for p, s in enumerate(self.scores) if s == best]
-
 
 class GridComputer:
     def __init__(self, name: str, level: Level, word_set, rules: GridRules) -> None:
@@ -119,12 +124,17 @@ class GridComputer:
             game.reshuffle(player)
             words = find_words(game.grid, self.word_set, self.rules)
         if not words:
-            game._record(player, PASS)
+            game.pass_turn(player)
             return False
-        if self.level.always_best:
-            choice = words[0]
-        else:
-            q = game.rng.betavariate(self.level.alpha, self.level.beta)
-            choice = words[min(len(words) - 1, math.floor(q * len(words)))]
-        game.lay(player, choice)
+        game.lay(player, words[self.level.pick_rank(len(words), game.rng)])
         return True
+
+
+def make_grid_players(specs: list[str], lexicon, rules: GridRules, levels: dict[str, Level]) -> list[GridComputer]:
+    """Grid players for the level names in ``specs``, nicknamed as at the board (trudny1, trudny2)."""
+    players = []
+    for spec, nick in zip(specs, seat_nicknames(specs), strict=True):
+        level = level_named(spec, levels)
+        words = lexicon.popular if level.vocabulary == "popular" else lexicon.words
+        players.append(GridComputer(nick, level, words, rules))
+    return players

@@ -98,8 +98,8 @@ class PlaySession:
     # ----------------------------------------------------------------- games
 
     def new_game(self, first: int) -> None:
-        self.game = Game(self.variant, [self.human, self.computer], seed=self.seed, game_id=self.games_played,
-                         first=first)  # fmt: skip
+        self.game = Game(self.variant, [self.human, self.computer], self.lexicon.words, seed=self.seed,
+                         game_id=self.games_played, first=first)  # fmt: skip
         self.pending = []
 
     def run(self, loaded: bool = False) -> None:

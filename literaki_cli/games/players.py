@@ -9,6 +9,7 @@ the tiles kept (zero until learned leave values are plugged in).
 from __future__ import annotations
 
 import math
+import random
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ import numpy as np
 from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
 from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
+from literaki_cli.games.common import seat_nicknames
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
 
 LeaveValue = Callable[[str], float]
@@ -40,6 +42,22 @@ class Level:
     @property
     def always_best(self) -> bool:
         return self.alpha <= 0 or self.beta <= 0
+
+    def pick_rank(self, count: int, rng: random.Random) -> int:
+        """The rank (0 = best) of the choice among ``count`` ranked candidates (moves, grid words):
+        a Beta(alpha, beta) quantile of the list drawn from ``rng``, or 0 for a level that always
+        plays the best (which draws nothing, so the game's random sequence is untouched)."""
+        if self.always_best:
+            return 0
+        q = rng.betavariate(self.alpha, self.beta)
+        return min(count - 1, math.floor(q * count))
+
+
+def level_named(name: str, levels: dict[str, Level]) -> Level:
+    """The level called ``name``; InputError listing the known ones otherwise."""
+    if name not in levels:
+        raise InputError(f"unknown player level {name!r}; choose one of: {', '.join(levels)}")
+    return levels[name]
 
 
 def load_levels(path: Path | None = None) -> dict[str, Level]:
@@ -106,12 +124,9 @@ class ComputerPlayer:
                 return Action(EXCHANGE, exchange=tiles)
         if not n:
             return Action(PASS)
-        if self.level.always_best:
-            index = int(np.argmax(equity))
-        else:
-            order = np.argsort(-equity, kind="stable")
-            q = game.rng.betavariate(self.level.alpha, self.level.beta)
-            index = int(order[min(n - 1, math.floor(q * n))])
+        rank = self.level.pick_rank(n, game.rng)
+        # argmax is the first best, as rank 0 of a stable sort would be, without sorting.
+        index = int(np.argmax(equity)) if rank == 0 else int(np.argsort(-equity, kind="stable")[rank])
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
 
@@ -120,7 +135,7 @@ class ComputerPlayer:
         full enough for it to fire (after the mover refills)."""
         if not self.level.forced_exchange_bonus:
             return 0.0
-        squares = game._effect_squares("forced-exchange")
+        squares = game.effect_squares("forced-exchange")
         if not squares:
             return 0.0
         records = moves.records
@@ -142,13 +157,10 @@ def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], l
     """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2)."""
     generators: dict[str, MoveGenerator] = {}
     players = []
-    for i, spec in enumerate(specs):
-        if spec not in levels:
-            raise InputError(f"unknown player level {spec!r}; choose one of: {', '.join(levels)}")
-        level = levels[spec]
+    for spec, nick in zip(specs, seat_nicknames(specs), strict=True):
+        level = level_named(spec, levels)
         if level.vocabulary not in generators:
             generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=level.vocabulary == "popular")
-        nick = spec if specs.count(spec) == 1 else f"{spec}{specs[: i + 1].count(spec)}"
         players.append(ComputerPlayer(nick, level, generators[level.vocabulary],
                                       leave_value if level.vocabulary == "all" else None))  # fmt: skip
     return players
