@@ -1,16 +1,21 @@
-"""A brute-force move enumerator, independent of the move generator: every line segment of
-the board, every lexicon word that fits it, every way to take its new tiles from the rack
-(blanks included), judged and scored by `literaki_cli.engine.scoring` (the `score` command's code)."""
+"""A brute-force move enumerator, independent of the move generator and of the library's scoring:
+every line segment of the board, every lexicon word that fits it, every way to take its new
+tiles from the rack (blanks included), judged and scored by :mod:`tests.rules_oracle` (which
+reads the rules file itself).
+
+Only necessary conditions prune the search (a segment must have free ends, 1..len(rack) empty
+squares, and touch a tile or cover the start square); every candidate is then judged in full.
+"""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
 
-from literaki_cli.engine.board import Board
-from literaki_cli.engine.move import Tile
-from literaki_cli.engine.scoring import score_tiles
-from literaki_cli.engine.variant import ACROSS, DOWN, Variant
+from tests.rules_oracle import Grid, NewTile, Rules, judge
+
+#: A move as the brute force and the tests compare it: its new tiles.
+MoveKey = frozenset[NewTile]
 
 
 def blank_choices(needed: list[tuple[int, int, str]], rack: str):
@@ -22,44 +27,59 @@ def blank_choices(needed: list[tuple[int, int, str]], rack: str):
         for chosen in itertools.combinations(range(n), k):
             real = Counter(needed[i][2] for i in range(n) if i not in chosen)
             if all(counts[letter] >= c for letter, c in real.items()):
-                yield [Tile(r, c, letter, i in chosen) for i, (r, c, letter) in enumerate(needed)]
+                yield [(r, c, letter, i in chosen) for i, (r, c, letter) in enumerate(needed)]
 
 
-def all_moves(board: Board, variant: Variant, rack: str, words: set[str]) -> dict[frozenset, int]:
-    """{frozenset of new tiles: score} for every legal move."""
-    by_length: dict[int, list[str]] = {}
-    for w in words:
-        by_length.setdefault(len(w), []).append(w)
-    found: dict[frozenset, int] = {}
-    rows, cols = board.rows, board.columns
-    for direction in (ACROSS, DOWN):
-        lines, length = (rows, cols) if direction == ACROSS else (cols, rows)
+def _segments(rules: Rules, grid: Grid, rack_size: int, lengths: set[int]):
+    """(squares, indices of empty squares) of every segment that might hold a move's main word."""
+    neighbours = ((0, 1), (0, -1), (1, 0), (-1, 0))
+    for across in (True, False):
+        lines, length = (rules.rows, rules.columns) if across else (rules.columns, rules.rows)
         for line in range(lines):
             for start in range(length):
                 for end in range(start + 1, length):
-                    n = end - start + 1
-                    if n not in by_length:
+                    if end - start + 1 not in lengths:
                         continue
-                    squares = [(line, i) if direction == ACROSS else (i, line) for i in range(start, end + 1)]
-                    before = (line, start - 1) if direction == ACROSS else (start - 1, line)
-                    after = (line, end + 1) if direction == ACROSS else (end + 1, line)
-                    if board.occupied(*before) or board.occupied(*after):
+                    squares = [(line, i) if across else (i, line) for i in range(start, end + 1)]
+                    before = (line, start - 1) if across else (start - 1, line)
+                    after = (line, end + 1) if across else (end + 1, line)
+                    if before in grid or after in grid:
                         continue
-                    empty = [i for i, sq in enumerate(squares) if not board.occupied(*sq)]
-                    if not empty or len(empty) > len(rack):
+                    empty = [i for i, sq in enumerate(squares) if sq not in grid]
+                    if not empty or len(empty) > rack_size:
                         continue
-                    for word in by_length[n]:
-                        if any(
-                            board.occupied(*sq) and board.cell(*sq).lower() != word[i] for i, sq in enumerate(squares)
-                        ):
-                            continue
-                        needed = [(*squares[i], word[i]) for i in empty]
-                        for tiles in blank_choices(needed, rack):
-                            move = score_tiles(board, variant, tiles, direction)
-                            if move.problems or not all(w.plain_word in words for w in move.words):
-                                continue
-                            key = frozenset(tiles)
-                            if key in found:
-                                assert found[key] == move.total
-                            found[key] = move.total
+                    if grid:
+                        touches = len(empty) < len(squares) or any(
+                            (squares[i][0] + dr, squares[i][1] + dc) in grid for i in empty for dr, dc in neighbours
+                        )
+                    else:
+                        touches = rules.start in squares
+                    if touches:
+                        yield squares, empty
+
+
+def all_moves(grid: Grid, rules: Rules, rack: str, words: set[str]) -> dict[MoveKey, int]:
+    """{frozenset of new (row, col, letter, blank): score} for every legal move."""
+    by_length: dict[int, list[str]] = {}
+    for w in words:
+        by_length.setdefault(len(w), []).append(w)
+    have = Counter(rack)
+    blanks = have.pop("?", 0)
+    found: dict[MoveKey, int] = {}
+    for squares, empty in _segments(rules, grid, len(rack), set(by_length)):
+        fixed = [(i, grid[sq][0]) for i, sq in enumerate(squares) if sq in grid]
+        for word in by_length[len(squares)]:
+            if any(word[i] != letter for i, letter in fixed):
+                continue
+            short = sum(max(0, c - have[ch]) for ch, c in Counter(word[i] for i in empty).items())
+            if short > blanks:
+                continue
+            needed = [(*squares[i], word[i]) for i in empty]
+            for tiles in blank_choices(needed, rack):
+                verdict = judge(rules, grid, tiles)
+                if not verdict.legal or not all(w.letters in words for w in verdict.words):
+                    continue
+                key = frozenset(tiles)
+                assert found.get(key, verdict.total) == verdict.total
+                found[key] = verdict.total
     return found
