@@ -1,8 +1,12 @@
 """The move generator: every legal placement for a position and a rack, with exact scores.
 
-GADDAG-based (Gordon 1994), compiled with numba over flat arrays: the arcs of the lexicon's
-GADDAG, the board as a grid of letter codes, and the variant's scoring tables (the same tables
-:mod:`literaki_cli.engine.scoring` uses, so generated scores and ``score`` agree).
+GADDAG-based (Gordon 1994), compiled with numba over flat arrays.  Every rule that decides
+whether a placement is legal or what it scores reaches the kernels in one bundle,
+:class:`KernelRules` (in the spirit of wolges' ``GenMovesParams``): the scoring tables that
+:mod:`literaki_cli.engine.scoring` uses too (so generated scores and ``score`` agree), the word
+length limits, the bingo and the first-move rule.  The board reaches them as a
+:class:`BoardView` (wolges' ``BoardSnapshot``), the lexicon as a :class:`LexiconGraph`, so every
+move the generator returns is legal by construction and ``score`` only confirms it.
 
 For each direction the board is viewed so that words run along rows (the down pass works on
 the transposed board).  Every empty square next to a tile is an *anchor* (on an empty board,
@@ -11,17 +15,18 @@ tiles or passing over board tiles, then crosses the separator and reads rightwar
 is generated only from its leftmost anchor (the left part never places a tile on an earlier
 anchor of the row), and a single tile that forms words both ways is kept in the across pass
 only, so every move appears once.  Cross-checks are 32-bit letter masks computed from the
-DAWG; each square also carries the base score and multiplier of the cross word a tile there
-would make, so a move's score is summed as it is built.
+DAWG (a square whose cross word would break the length limits allows no letter); each square
+also carries the base score and multiplier of the cross word a tile there would make, so a
+move's score is summed as it is built.
 
-Moves come back as arrays (:class:`MoveArrays`); :func:`to_moves` turns the best of them into
-Python objects.
+Moves come back as arrays (:class:`MoveArrays`); :func:`record_tiles` turns one into tiles.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -32,6 +37,7 @@ from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
+from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR
 
 #: Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
 #: of the main word: letter code | BLANK_FLAG (a blank) | BOARD_FLAG (already on the board).
@@ -42,18 +48,74 @@ BLANK_FLAG = 64
 BOARD_FLAG = 128
 CODE_MASK = 63
 ALL_LETTERS = np.uint32(0xFFFFFFFF)
+#: The rack-count slot of blanks (letter codes start at 1).
+BLANK_SLOT = 0
+#: How a rack tile may stand for a GADDAG letter, tried in this order at each arc.
+AS_TILE, AS_BLANK = 1, 2
+
+
+class LexiconGraph(NamedTuple):
+    """The arcs of the lexicon file and the two roots the generator reads."""
+
+    arcs: np.ndarray  # uint32 arcs (see literaki_cli.engine.wordgraph)
+    gaddag_root: int  # plays are read from the GADDAG
+    dawg_root: int  # cross words are checked in the DAWG
+
+
+class KernelRules(NamedTuple):
+    """Every rule the kernels apply, as numbers and flat tables (compiled from a Variant)."""
+
+    new_value: np.ndarray  # int64 [squares, CODE_SPACE]: a new tile's value on each square
+    tile_value: np.ndarray  # int64 [CODE_SPACE]: a tile's plain value (tiles already on the board)
+    word_mult: np.ndarray  # int64 [squares]: word multiplier of a new tile's square
+    end_mult: np.ndarray  # int64 [2 directions, 2 ends, squares]: directional multipliers
+    bingo_tiles: int
+    bingo_bonus: int
+    min_word: int  # the shortest and longest word a move may form
+    max_word: int
+    first_move_min_tiles: int
+
+
+class BoardView(NamedTuple):
+    """The board seen along one direction, so that the words of that direction run along rows."""
+
+    letters: np.ndarray  # int8 codes, 0 = empty
+    blanks: np.ndarray  # bool
+    sqmap: np.ndarray  # int64: the square index (row * columns + col) of the unviewed board
+    main_dir: int  # ACROSS or DOWN: the direction of the words read along the view's rows
+    transposed: bool  # the down view: a single tile forming words both ways is left to the across view
+    start_row: int  # on an empty board the start square in view coordinates, else -1
+    start_col: int
+
+
+class CrossChecks(NamedTuple):
+    """Per empty square of a view: the letters allowed there and the cross word a tile there makes."""
+
+    mask: np.ndarray  # uint32 letter masks (bit code-1)
+    base: np.ndarray  # int64 base score of the cross word's other tiles; -1: no cross word
+    mult: np.ndarray  # int64 the cross word's multiplier for a new tile there
+
+
+class MoveSink(NamedTuple):
+    """Where the kernels write move records; ``count`` may pass the capacity (then retry bigger)."""
+
+    records: np.ndarray  # int32 [capacity, RECORD_WIDTH]
+    count: np.ndarray  # int64 [1]
 
 
 # --------------------------------------------------------------------------- compiled kernels
 
 
-_find = njit(cache=True)(wordgraph.find_arc)
+_find = wordgraph.compiled(wordgraph.find_arc)
 
 
 @njit(cache=True)
-def _cross_checks(arcs, dawg_root, letters, blanks, sqmap, tile_value, word_mult, end_mult, cross_dir):
-    """Per empty square of a view: allowed letters (mask), the cross word's base score (-1 when
-    a tile there makes no cross word) and its multiplier for a new tile there."""
+def _cross_checks(graph, rules, view):
+    """The :class:`CrossChecks` of a view (cross words run along its columns)."""
+    letters = view.letters
+    blanks = view.blanks
+    arcs = graph.arcs
+    cross_dir = 1 - view.main_dir
     rows, cols = letters.shape
     mask = np.full((rows, cols), ALL_LETTERS, dtype=np.uint32)
     base = np.full((rows, cols), -1, dtype=np.int64)
@@ -70,99 +132,115 @@ def _cross_checks(arcs, dawg_root, letters, blanks, sqmap, tile_value, word_mult
                 bottom += 1
             if top == r and bottom == r:
                 continue
-            sq = sqmap[r, c]
+            sq = view.sqmap[r, c]
             total = 0
             for k in range(top, bottom + 1):
                 if k != r and not blanks[k, c]:
-                    total += tile_value[letters[k, c]]
+                    total += rules.tile_value[letters[k, c]]
             base[r, c] = total
-            m = word_mult[sq]
+            m = rules.word_mult[sq]
             if top == r:
-                m *= end_mult[cross_dir, 0, sq]
+                m *= rules.end_mult[cross_dir, START, sq]
             if bottom == r:
-                m *= end_mult[cross_dir, 1, sq]
+                m *= rules.end_mult[cross_dir, END, sq]
             mult[r, c] = m
+            allowed = np.uint32(0)
+            length = bottom - top + 1
+            if length < rules.min_word or length > rules.max_word:
+                mask[r, c] = allowed
+                continue
             # Walk the tiles above, then try each letter followed by the tiles below.
-            node = dawg_root
+            node = graph.dawg_root
             ok = True
             for k in range(top, r):
                 p = _find(arcs, node, letters[k, c])
                 if p < 0:
                     ok = False
                     break
-                node = np.int64(arcs[p] & 0xFFFFFF)
-            allowed = np.uint32(0)
+                node = np.int64(arcs[p] & INDEX_MASK)
             if ok and node != 0:
                 p = node
                 while True:
                     arc = arcs[p]
-                    letter = np.int64(arc >> 26)
+                    letter = np.int64(arc >> LETTER_SHIFT)
                     if bottom == r:
-                        good = (arc & 0x2000000) != 0
+                        good = (arc & ACCEPTS_BIT) != 0
                     else:
                         good = False
-                        q = np.int64(arc & 0xFFFFFF)
+                        q = np.int64(arc & INDEX_MASK)
                         for k in range(r + 1, bottom + 1):
                             pk = _find(arcs, q, letters[k, c])
                             if pk < 0:
                                 break
                             if k == bottom:
-                                good = (arcs[pk] & 0x2000000) != 0
-                            q = np.int64(arcs[pk] & 0xFFFFFF)
+                                good = (arcs[pk] & ACCEPTS_BIT) != 0
+                            q = np.int64(arcs[pk] & INDEX_MASK)
                     if good and 1 <= letter <= 32:
                         allowed |= np.uint32(1) << np.uint32(letter - 1)
-                    if arc & 0x1000000:
+                    if arc & END_BIT:
                         break
                     p += 1
             mask[r, c] = allowed
-    return mask, base, mult
+    return CrossChecks(mask, base, mult)
 
 
 @njit(cache=True)
-def _record(out, n_out, r, left, right, tiles_used, main_sum, main_mult, cross_total, cells, sqmap,
-            end_mult, main_dir, bingo_tiles, bingo_bonus, transposed):  # fmt: skip
+def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, cross_total, cells):
+    """Write one move (the main word spans ``left..right`` of view row ``r``) if the rules allow it."""
+    length = right - left + 1
+    if length < rules.min_word or length > rules.max_word:
+        return
+    if view.start_row >= 0 and tiles_used < rules.first_move_min_tiles:
+        return
     mult = main_mult
-    if cells[left] & 128 == 0:
-        mult *= end_mult[main_dir, 0, sqmap[r, left]]
-    if cells[right] & 128 == 0:
-        mult *= end_mult[main_dir, 1, sqmap[r, right]]
+    if cells[left] & BOARD_FLAG == 0:
+        mult *= rules.end_mult[view.main_dir, START, view.sqmap[r, left]]
+    if cells[right] & BOARD_FLAG == 0:
+        mult *= rules.end_mult[view.main_dir, END, view.sqmap[r, right]]
     score = main_sum * mult + cross_total
-    if tiles_used == bingo_tiles:
-        score += bingo_bonus
-    n = n_out[0]
+    if tiles_used == rules.bingo_tiles:
+        score += rules.bingo_bonus
+    out = sink.records
+    n = sink.count[0]
     if n < out.shape[0]:
-        out[n, 0] = score
-        if transposed:
-            out[n, 1] = left
-            out[n, 2] = r
+        out[n, SCORE] = score
+        if view.transposed:
+            out[n, ROW] = left
+            out[n, COL] = r
         else:
-            out[n, 1] = r
-            out[n, 2] = left
-        out[n, 3] = main_dir
-        out[n, 4] = right - left + 1
-        out[n, 5] = tiles_used
+            out[n, ROW] = r
+            out[n, COL] = left
+        out[n, DIR] = view.main_dir
+        out[n, LENGTH] = length
+        out[n, TILES] = tiles_used
         for k in range(left, right + 1):
-            out[n, 6 + k - left] = cells[k]
-    n_out[0] = n + 1
+            out[n, CELLS + k - left] = cells[k]
+    sink.count[0] = n + 1
 
 
 @njit(cache=True)
-def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, new_value, tile_value, word_mult,
-                   end_mult, cmask, cbase, cmult, rack, cells, out, n_out, main_dir, bingo_tiles, bingo_bonus,
-                   transposed, skip_single):  # fmt: skip
+def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last_anchor):
     """Every play through the anchor (r, anchor): a depth-first walk of the GADDAG with an
     explicit stack (numba cannot cache recursive functions).  Reads leftwards from the anchor
     while col <= anchor, then, after the separator, rightwards from anchor + 1.
 
     Stack entries are EXPLORE frames (a square and the GADDAG list to read there, with the
     score so far and where to resume among its candidate letters) and UNDO frames (give a
-    tile back to the rack once everything built on it has been explored)."""
+    tile back to the rack once everything built on it has been explored).  A branch stops as
+    soon as its word would pass the longest word the rules allow."""
+    arcs = graph.arcs
+    letters = view.letters
+    blanks = view.blanks
+    cmask = cross.mask
+    cbase = cross.base
+    cmult = cross.mult
+    max_word = rules.max_word
     cols = letters.shape[1]
     depth = 8 * cols + 16
     f_undo_frame = np.zeros(depth, dtype=np.bool_)
     f_col = np.zeros(depth, dtype=np.int64)
     f_p = np.zeros(depth, dtype=np.int64)  # next arc to try (-1: exhausted)
-    f_kind = np.zeros(depth, dtype=np.int64)  # next kind to try at that arc: 1 rack tile, 2 blank
+    f_kind = np.zeros(depth, dtype=np.int64)  # next way to try at that arc: AS_TILE, then AS_BLANK
     f_left = np.zeros(depth, dtype=np.int64)
     f_tiles = np.zeros(depth, dtype=np.int64)
     f_sum = np.zeros(depth, dtype=np.int64)
@@ -170,8 +248,8 @@ def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, n
     f_cross = np.zeros(depth, dtype=np.int64)
     sp = 1
     f_col[0] = anchor
-    f_p[0] = root
-    f_kind[0] = 1
+    f_p[0] = graph.gaddag_root
+    f_kind[0] = AS_TILE
     f_left[0] = anchor
     f_mult[0] = 1
     while sp > 0:
@@ -193,19 +271,19 @@ def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, n
             kind = f_kind[t]
             while p > 0:
                 arc = arcs[p]
-                letter = np.int64(arc >> 26)
-                if letter != 0 and (cmask[r, col] >> np.uint32(letter - 1)) & np.uint32(1):
-                    while kind <= 2:
-                        if (kind == 1 and rack[letter] > 0) or (kind == 2 and rack[0] > 0):
+                letter = np.int64(arc >> LETTER_SHIFT)
+                if letter != SEPARATOR and (cmask[r, col] >> np.uint32(letter - 1)) & np.uint32(1):
+                    while kind <= AS_BLANK:
+                        if (kind == AS_TILE and rack[letter] > 0) or (kind == AS_BLANK and rack[BLANK_SLOT] > 0):
                             break
                         kind += 1
-                    if kind <= 2:
+                    if kind <= AS_BLANK:
                         cand = p
                         break
-                if arc & 0x1000000:
+                if arc & END_BIT:
                     break
                 p += 1
-                kind = 1
+                kind = AS_TILE
             if cand > 0:
                 f_p[t] = cand
                 f_kind[t] = kind + 1
@@ -215,57 +293,56 @@ def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, n
             sp -= 1
             continue
         arc = arcs[cand]
-        letter = np.int64(arc >> 26)
+        letter = np.int64(arc >> LETTER_SHIFT)
         n_sum = f_sum[t]
         n_mult = f_mult[t]
         n_cross = f_cross[t]
         n_tiles = f_tiles[t]
         if on_board != 0:
             if not blanks[r, col]:
-                n_sum += tile_value[on_board]
-            cells[col] = on_board | 128 | (64 if blanks[r, col] else 0)
+                n_sum += rules.tile_value[on_board]
+            cells[col] = on_board | BOARD_FLAG | (BLANK_FLAG if blanks[r, col] else 0)
         else:
-            sq = sqmap[r, col]
-            value = new_value[sq, letter] if kind == 1 else 0
-            cells[col] = letter | (64 if kind == 2 else 0)
+            sq = view.sqmap[r, col]
+            value = rules.new_value[sq, letter] if kind == AS_TILE else 0
+            cells[col] = letter | (BLANK_FLAG if kind == AS_BLANK else 0)
             n_sum += value
-            n_mult *= word_mult[sq]
+            n_mult *= rules.word_mult[sq]
             if cbase[r, col] >= 0:
                 n_cross += (cbase[r, col] + value) * cmult[r, col]
             n_tiles += 1
-            code = letter if kind == 1 else 0
+            code = letter if kind == AS_TILE else BLANK_SLOT
             rack[code] -= 1
             f_undo_frame[sp] = True
             f_p[sp] = code
             sp += 1
-        accepts = (arc & 0x2000000) != 0
-        nxt = np.int64(arc & 0xFFFFFF)
+        accepts = (arc & ACCEPTS_BIT) != 0
+        nxt = np.int64(arc & INDEX_MASK)
+        single_both_ways = view.transposed and n_tiles == 1 and cbase[r, anchor] >= 0
         if col <= anchor:
             left_free = col == 0 or letters[r, col - 1] == 0
             right_free = anchor == cols - 1 or letters[r, anchor + 1] == 0
-            if accepts and left_free and right_free and n_tiles > 0:
-                if not (skip_single and n_tiles == 1 and cbase[r, anchor] >= 0):
-                    _record(out, n_out, r, col, anchor, n_tiles, n_sum, n_mult, n_cross, cells, sqmap, end_mult,
-                            main_dir, bingo_tiles, bingo_bonus, transposed)  # fmt: skip
+            if accepts and left_free and right_free and n_tiles > 0 and not single_both_ways:
+                _record(rules, view, sink, r, col, anchor, n_tiles, n_sum, n_mult, n_cross, cells)
             if nxt != 0:
-                if left_free and anchor + 1 < cols:
-                    sep = _find(arcs, nxt, 0)
-                    if sep > 0 and (arcs[sep] & 0xFFFFFF) != 0:
+                if left_free and anchor + 1 < cols and anchor + 1 - col < max_word:
+                    sep = _find(arcs, nxt, SEPARATOR)
+                    if sep > 0 and (arcs[sep] & INDEX_MASK) != 0:
                         f_undo_frame[sp] = False
                         f_col[sp] = anchor + 1
-                        f_p[sp] = np.int64(arcs[sep] & 0xFFFFFF)
-                        f_kind[sp] = 1
+                        f_p[sp] = np.int64(arcs[sep] & INDEX_MASK)
+                        f_kind[sp] = AS_TILE
                         f_left[sp] = col
                         f_tiles[sp] = n_tiles
                         f_sum[sp] = n_sum
                         f_mult[sp] = n_mult
                         f_cross[sp] = n_cross
                         sp += 1
-                if col > 0 and (letters[r, col - 1] != 0 or col - 1 > last_anchor):
+                if col > 0 and (letters[r, col - 1] != 0 or col - 1 > last_anchor) and anchor - col + 1 < max_word:
                     f_undo_frame[sp] = False
                     f_col[sp] = col - 1
                     f_p[sp] = nxt
-                    f_kind[sp] = 1
+                    f_kind[sp] = AS_TILE
                     f_left[sp] = col - 1
                     f_tiles[sp] = n_tiles
                     f_sum[sp] = n_sum
@@ -274,15 +351,13 @@ def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, n
                     sp += 1
         else:
             right_free = col == cols - 1 or letters[r, col + 1] == 0
-            if accepts and right_free and n_tiles > 0:
-                if not (skip_single and n_tiles == 1 and cbase[r, anchor] >= 0):
-                    _record(out, n_out, r, f_left[t], col, n_tiles, n_sum, n_mult, n_cross, cells, sqmap, end_mult,
-                            main_dir, bingo_tiles, bingo_bonus, transposed)  # fmt: skip
-            if nxt != 0 and col + 1 < cols:
+            if accepts and right_free and n_tiles > 0 and not single_both_ways:
+                _record(rules, view, sink, r, f_left[t], col, n_tiles, n_sum, n_mult, n_cross, cells)
+            if nxt != 0 and col + 1 < cols and col + 1 - f_left[t] < max_word:
                 f_undo_frame[sp] = False
                 f_col[sp] = col + 1
                 f_p[sp] = nxt
-                f_kind[sp] = 1
+                f_kind[sp] = AS_TILE
                 f_left[sp] = f_left[t]
                 f_tiles[sp] = n_tiles
                 f_sum[sp] = n_sum
@@ -292,21 +367,20 @@ def _search_anchor(r, anchor, last_anchor, arcs, root, letters, blanks, sqmap, n
 
 
 @njit(cache=True)
-def _generate_view(arcs, gaddag_root, dawg_root, letters, blanks, sqmap, new_value, tile_value, word_mult,
-                   end_mult, rack, main_dir, first_r, first_c, bingo_tiles, bingo_bonus, transposed, skip_single,
-                   out, n_out):  # fmt: skip
+def _generate_view(graph, rules, view, rack, sink):
+    """Every move whose main word runs along the rows of ``view``."""
+    letters = view.letters
     rows, cols = letters.shape
-    cmask, cbase, cmult = _cross_checks(arcs, dawg_root, letters, blanks, sqmap, tile_value, word_mult, end_mult,
-                                        1 - main_dir)  # fmt: skip
+    cross = _cross_checks(graph, rules, view)
     cells = np.zeros(cols, dtype=np.int64)
-    empty_board = first_r >= 0
+    empty_board = view.start_row >= 0
     for r in range(rows):
         last_anchor = -1
         for c in range(cols):
             if letters[r, c] != 0:
                 continue
             if empty_board:
-                is_anchor = r == first_r and c == first_c
+                is_anchor = r == view.start_row and c == view.start_col
             else:
                 is_anchor = (
                     (c > 0 and letters[r, c - 1] != 0)
@@ -316,9 +390,7 @@ def _generate_view(arcs, gaddag_root, dawg_root, letters, blanks, sqmap, new_val
                 )
             if not is_anchor:
                 continue
-            _search_anchor(r, c, last_anchor, arcs, gaddag_root, letters, blanks, sqmap, new_value, tile_value,
-                           word_mult, end_mult, cmask, cbase, cmult, rack, cells, out, n_out, main_dir, bingo_tiles,
-                           bingo_bonus, transposed, skip_single)  # fmt: skip
+            _search_anchor(graph, rules, view, cross, sink, rack, cells, r, c, last_anchor)
             last_anchor = c
 
 
@@ -376,54 +448,63 @@ def covers_any(records: np.ndarray, squares: set[tuple[int, int]], shape: tuple[
 
 
 def rack_counts(rack: str) -> np.ndarray:
-    """Rack as counts per letter code; index 0 counts blanks."""
+    """Rack as counts per letter code; slot :data:`BLANK_SLOT` counts blanks."""
     counts = np.zeros(64, dtype=np.int64)
     for ch in rack:
-        counts[0 if ch == BLANK else alphabet.CODE_OF[ch]] += 1
+        counts[BLANK_SLOT if ch == BLANK else alphabet.CODE_OF[ch]] += 1
     return counts
+
+
+def kernel_rules(variant: Variant) -> KernelRules:
+    """The variant's rules as the kernels read them (its scoring tables, limits and bonuses)."""
+    t = variant.tables
+    return KernelRules(
+        new_value=np.ascontiguousarray(t.new_tile_value.astype(np.int64)),
+        tile_value=t.tile_value.astype(np.int64),
+        word_mult=t.word_multiplier.astype(np.int64),
+        end_mult=np.ascontiguousarray(t.end_multiplier.astype(np.int64)),
+        bingo_tiles=int(t.bingo_tiles),
+        bingo_bonus=int(t.bingo_bonus),
+        min_word=int(variant.min_word_length),
+        max_word=min(int(variant.max_word_length), MAX_WORD),
+        first_move_min_tiles=int(variant.first_move_min_tiles),
+    )
+
+
+def board_views(board: Board, variant: Variant) -> tuple[BoardView, BoardView]:
+    """The across view and the transposed down view of ``board``."""
+    rows, cols = variant.board.rows, variant.board.columns
+    sqmap = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    start_r, start_c = variant.board.start if board.is_empty() else (-1, -1)
+    across = BoardView(np.ascontiguousarray(board.letters), np.ascontiguousarray(board.blanks), sqmap, ACROSS, False,
+                       start_r, start_c)  # fmt: skip
+    down = BoardView(np.ascontiguousarray(board.letters.T), np.ascontiguousarray(board.blanks.T),
+                     np.ascontiguousarray(sqmap.T), DOWN, True, start_c, start_r)  # fmt: skip
+    return across, down
 
 
 class MoveGenerator:
     """Generates moves for one lexicon and variant (the compiled kernels are shared)."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False) -> None:
-        self.arcs = lexicon.arcs
-        self.gaddag_root = lexicon.gaddag_root(popular)
-        self.dawg_root = (lexicon.popular if popular else lexicon.words).root
+        self.graph = LexiconGraph(
+            lexicon.arcs, int(lexicon.gaddag_root(popular)), int((lexicon.popular if popular else lexicon.words).root)
+        )
         self.variant = variant
-        t = variant.tables
-        self.new_value = np.ascontiguousarray(t.new_tile_value.astype(np.int64))
-        self.tile_value = t.tile_value.astype(np.int64)
-        self.word_mult = t.word_multiplier.astype(np.int64)
-        self.end_mult = t.end_multiplier.astype(np.int64)
-        rows, cols = variant.board.rows, variant.board.columns
-        self.sqmap = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+        self.rules = kernel_rules(variant)
         self._capacity = 4096
 
     def generate(self, board: Board, rack: str) -> MoveArrays:
         """Every legal placement of tiles from ``rack`` ('?' = blank) on ``board``."""
         counts = rack_counts(rack)
-        v = self.variant
-        empty = board.is_empty()
-        sr, sc = v.board.start
+        views = board_views(board, self.variant)
         while True:
-            out = np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32)
-            n_out = np.zeros(1, dtype=np.int64)
-            for direction in (ACROSS, DOWN):
-                transposed = direction == DOWN
-                letters = np.ascontiguousarray(board.letters.T if transposed else board.letters)
-                blanks = np.ascontiguousarray(board.blanks.T if transposed else board.blanks)
-                sqmap = np.ascontiguousarray(self.sqmap.T if transposed else self.sqmap)
-                first_r, first_c = ((sc, sr) if transposed else (sr, sc)) if empty else (-1, -1)
-                _generate_view(self.arcs, self.gaddag_root, self.dawg_root, letters, blanks, sqmap, self.new_value,
-                               self.tile_value, self.word_mult, self.end_mult, counts, direction, first_r, first_c,
-                               v.bingo_tiles, v.bingo_bonus, transposed, transposed, out, n_out)  # fmt: skip
-            n = int(n_out[0])
+            sink = MoveSink(np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64))
+            for view in views:
+                _generate_view(self.graph, self.rules, view, counts, sink)
+            n = int(sink.count[0])
             if n <= self._capacity:
-                records = out[:n]
-                if empty:  # the variant's first-move rule: at least this many tiles
-                    records = records[records[:, TILES] >= v.first_move_min_tiles]
-                return MoveArrays(records)
+                return MoveArrays(sink.records[:n])
             self._capacity = max(n, 2 * self._capacity)
 
 
@@ -438,6 +519,11 @@ def warm_up(generator: MoveGenerator) -> float:
 __all__ = [
     "MoveArrays",
     "MoveGenerator",
+    "KernelRules",
+    "BoardView",
+    "LexiconGraph",
+    "kernel_rules",
+    "board_views",
     "rack_counts",
     "record_tiles",
     "warm_up",

@@ -200,6 +200,8 @@ def score_tiles(board: Board, variant: Variant, tiles: list[Tile], direction: in
     for w in words:
         if len(w.letters) > variant.max_word_length:
             problems.append(f"{w.word} is longer than {variant.max_word_length} letters")
+        elif len(w.letters) < variant.min_word_length:
+            problems.append(f"{w.word} is shorter than {variant.min_word_length} letters")
     bingo = variant.bingo_bonus if len(tiles) == variant.bingo_tiles else 0
     return MoveScore(tiles, words, bingo, problems)
 

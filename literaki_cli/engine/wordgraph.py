@@ -47,10 +47,10 @@ def find_arc(arcs: np.ndarray, list_index: int, letter: int) -> int:
     p = list_index
     while True:
         arc = arcs[p]
-        arc_letter = arc >> 26
+        arc_letter = arc >> LETTER_SHIFT
         if arc_letter == letter:
             return p
-        if arc_letter > letter or (arc & 0x1000000) != 0:
+        if arc_letter > letter or (arc & END_BIT) != 0:
             return -1
         p += 1
 
@@ -74,18 +74,18 @@ def lookup_words(arcs: np.ndarray, root: int, codes: np.ndarray, starts: np.ndar
             # Inline sibling-list scan (sorted by letter).
             while True:
                 arc = arcs[p]
-                arc_letter = arc >> 26
+                arc_letter = arc >> LETTER_SHIFT
                 if arc_letter == letter:
                     break
-                if arc_letter > letter or (arc & 0x1000000) != 0:
+                if arc_letter > letter or (arc & END_BIT) != 0:
                     p = -1
                     break
                 p += 1
             if p < 0:
                 ok = False
                 break
-            ok = (arcs[p] & 0x2000000) != 0
-            p = arcs[p] & 0xFFFFFF
+            ok = (arcs[p] & ACCEPTS_BIT) != 0
+            p = arcs[p] & INDEX_MASK
         found[i] = ok
     return found
 
@@ -105,14 +105,14 @@ def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) ->
     while depth >= 0:
         p = stack[depth]
         arc = arcs[p]
-        word[depth] = arc >> 26
-        if (arc & 0x2000000) != 0:
+        word[depth] = arc >> LETTER_SHIFT
+        if (arc & ACCEPTS_BIT) != 0:
             for k in range(depth + 1):
                 out[n_out] = word[k]
                 n_out += 1
             out[n_out] = 255
             n_out += 1
-        target = arc & 0xFFFFFF
+        target = arc & INDEX_MASK
         if target != 0 and depth < max_len:
             depth += 1
             stack[depth] = target
@@ -120,7 +120,7 @@ def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) ->
         # Advance to the next sibling, popping finished lists.
         while depth >= 0:
             p = stack[depth]
-            if (arcs[p] & 0x1000000) != 0:
+            if (arcs[p] & END_BIT) != 0:
                 depth -= 1
             else:
                 stack[depth] = p + 1

@@ -23,9 +23,11 @@ import numpy as np
 from numba import njit
 
 from literaki_cli.engine import alphabet, wordgraph
+from literaki_cli.engine.movegen import AS_BLANK, AS_TILE, BLANK_FLAG, BLANK_SLOT, CODE_MASK, rack_counts
+from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR, WORD_SEPARATOR
 from literaki_cli.errors import InputError
 
-_find = njit(cache=True)(wordgraph.find_arc)
+_find = wordgraph.compiled(wordgraph.find_arc)
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def _search(arcs, root, codes, size, premium, letter_points, min_len, out_cells,
         used[start] = True
         gain[0] = 0
         block_at[0] = -1
-        node_at[1] = arcs[p] & 0xFFFFFF
+        node_at[1] = arcs[p] & INDEX_MASK
         next_dir[0] = 0
         score = letter_points
         while depth >= 0:
@@ -196,8 +198,8 @@ def _search(arcs, root, codes, size, premium, letter_points, min_len, out_cells,
                 gain[depth] = premium[block]
             score += letter_points + gain[depth]
             next_dir[depth] = 0
-            node_at[depth + 1] = arcs[q] & 0xFFFFFF
-            if (arcs[q] & 0x2000000) != 0 and depth + 1 >= min_len:
+            node_at[depth + 1] = arcs[q] & INDEX_MASK
+            if (arcs[q] & ACCEPTS_BIT) != 0 and depth + 1 >= min_len:
                 if found < capacity:
                     for i in range(depth + 1):
                         out_cells[found, i] = path[i]
@@ -270,49 +272,49 @@ def path_score(path, letters: list[str], rules: GridRules) -> int:
 
 @njit(cache=True)
 def _rack_words(arcs, root, counts, max_len, out, capacity):
-    """Every word spelled from the rack ``counts`` (index 0: blanks), as 255-separated codes
-    (a blank's letter + 64).  Returns the number of bytes needed (may exceed ``capacity``)."""
+    """Every word spelled from the rack ``counts`` (slot BLANK_SLOT: blanks), as 255-separated codes
+    (a blank's letter + BLANK_FLAG).  Returns the number of bytes needed (may exceed ``capacity``)."""
     node = np.zeros(max_len + 1, dtype=np.int64)
     pos = np.zeros(max_len + 1, dtype=np.int64)  # arc being tried at each depth
-    kind = np.zeros(max_len + 1, dtype=np.int64)  # 1 rack tile, 2 blank
+    kind = np.zeros(max_len + 1, dtype=np.int64)  # AS_TILE, then AS_BLANK
     word = np.zeros(max_len + 1, dtype=np.int64)
     n_out = 0
     depth = 0
     node[0] = root
     pos[0] = root
-    kind[0] = 1
+    kind[0] = AS_TILE
     while depth >= 0:
         p = pos[depth]
         if p <= 0 or depth >= max_len:
             depth -= 1
             if depth >= 0:
-                counts[word[depth] & 63 if kind[depth] == 1 else 0] += 1
+                counts[word[depth] & CODE_MASK if kind[depth] == AS_TILE else BLANK_SLOT] += 1
                 kind[depth] += 1
             continue
         arc = arcs[p]
-        letter = np.int64(arc >> 26)
+        letter = np.int64(arc >> LETTER_SHIFT)
         k = kind[depth]
-        if k > 2 or letter == 0:
-            pos[depth] = -1 if arc & 0x1000000 else p + 1
-            kind[depth] = 1
+        if k > AS_BLANK or letter == SEPARATOR:
+            pos[depth] = -1 if arc & END_BIT else p + 1
+            kind[depth] = AS_TILE
             continue
-        if (k == 1 and counts[letter] == 0) or (k == 2 and counts[0] == 0):
+        if (k == AS_TILE and counts[letter] == 0) or (k == AS_BLANK and counts[BLANK_SLOT] == 0):
             kind[depth] = k + 1
             continue
-        counts[letter if k == 1 else 0] -= 1
-        word[depth] = letter + (64 if k == 2 else 0)
-        if arc & 0x2000000:
+        counts[letter if k == AS_TILE else BLANK_SLOT] -= 1
+        word[depth] = letter + (BLANK_FLAG if k == AS_BLANK else 0)
+        if arc & ACCEPTS_BIT:
             need = depth + 2
             if n_out + need <= capacity:
                 for i in range(depth + 1):
                     out[n_out + i] = word[i]
-                out[n_out + depth + 1] = 255
+                out[n_out + depth + 1] = WORD_SEPARATOR
             n_out += need
-        nxt = np.int64(arc & 0xFFFFFF)
+        nxt = np.int64(arc & INDEX_MASK)
         depth += 1
         node[depth] = nxt
         pos[depth] = nxt if nxt != 0 else -1
-        kind[depth] = 1
+        kind[depth] = AS_TILE
     return n_out
 
 
@@ -320,8 +322,6 @@ def rack_anagrams(letters: str, word_set, max_length: int = 15) -> dict[int, lis
     """Every word that can be made from ``letters`` ('?' = blank), grouped by length, longest
     first; in each word a letter supplied by a blank is lower case, the rest upper case.  A word
     makeable without blanks is listed once, in its blank-free spelling."""
-    from literaki_cli.engine.movegen import rack_counts
-
     counts = rack_counts(letters)
     max_len = min(max_length, len(letters))
     capacity = 1 << 16
@@ -333,9 +333,11 @@ def rack_anagrams(letters: str, word_set, max_length: int = 15) -> dict[int, lis
         capacity = needed
     best: dict[str, str] = {}
     for chunk in out[:needed].tobytes().split(b"\xff")[:-1]:
-        plain = "".join(alphabet.LETTER_OF[b & 63] for b in chunk)
-        shown = "".join(alphabet.LETTER_OF[b & 63] if b & 64 else alphabet.LETTER_OF[b].upper() for b in chunk)
-        blanks = sum(1 for b in chunk if b & 64)
+        plain = "".join(alphabet.LETTER_OF[b & CODE_MASK] for b in chunk)
+        shown = "".join(
+            alphabet.LETTER_OF[b & CODE_MASK] if b & BLANK_FLAG else alphabet.LETTER_OF[b].upper() for b in chunk
+        )
+        blanks = sum(1 for b in chunk if b & BLANK_FLAG)
         old = best.get(plain)
         if old is None or blanks < sum(ch.islower() for ch in old):
             best[plain] = shown
