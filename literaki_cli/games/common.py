@@ -5,6 +5,8 @@ cannot drift apart on these rules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from literaki_cli.errors import InputError
 
 
@@ -20,10 +22,32 @@ def seat_nicknames(specs: list[str]) -> list[str]:
     return [spec if specs.count(spec) == 1 else f"{spec}{specs[: i + 1].count(spec)}" for i, spec in enumerate(specs)]
 
 
-class Standings:
-    """Mixin for a game with ``scores`` (one per seat): who leads."""
+@dataclass
+class TableGame:
+    """What every game of the package has besides its board: the seed and number that fix its
+    random course, the starting seat, the scores, the record of turns and how it ended.
 
-    scores: list[int]
+    A subclass declares ``players`` (its own positional fields come first; these are keyword-only)
+    and calls :meth:`_open_table` first thing in ``__post_init__``.
+    """
+
+    seed: int | str = field(default=0, kw_only=True)
+    game_id: int = field(default=0, kw_only=True)
+    first: int = field(default=0, kw_only=True)
+    scores: list[int] = field(init=False)
+    turns: list = field(init=False)
+    over: bool = field(init=False)
+    ended_by: str = field(init=False)
+
+    def _open_table(self, game_name: str, min_players: int, max_players: int) -> int:
+        """Check the player count against the rules, zero the scores; returns the count."""
+        count = len(self.players)  # type: ignore[attr-defined]
+        check_player_count(game_name, count, min_players, max_players)
+        self.scores = [0] * count
+        self.turns = []
+        self.over = False
+        self.ended_by = ""
+        return count
 
     def winners(self) -> list[int]:
         """The seats with the highest score (more than one: a draw)."""

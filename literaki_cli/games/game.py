@@ -24,7 +24,7 @@ from literaki_cli.engine.scoring import MoveScore, check_words, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import LiterakiError
 from literaki_cli.games.bag import Bag, full_bag
-from literaki_cli.games.common import Standings, check_player_count
+from literaki_cli.games.common import TableGame
 
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 
@@ -98,48 +98,37 @@ class EndAdjustment:
 
 
 @dataclass
-class Game(Standings):
+class Game(TableGame):
     """One game at one table; ``words`` is the word list every placed word must be in (the whole
-    lexicon, ``lexicon.words``, even when a computer player knows only the popular words)."""
+    lexicon, ``lexicon.words``, even when a computer player knows only the popular words);
+    ``turns`` holds :class:`Turn` records."""
 
     variant: Variant
     players: list[Player]
     words: WordList
-    seed: int | str = 0
-    game_id: int = 0
-    first: int = 0
     board: Board = field(init=False)
     bag: Bag = field(init=False)
     racks: list[str] = field(init=False)
-    scores: list[int] = field(init=False)
     exchanges_left: list[int] = field(init=False)
-    turns: list[Turn] = field(init=False)
     adjustments: list[EndAdjustment] = field(init=False)
     current: int = field(init=False)
     passes_in_row: int = field(init=False)
-    over: bool = field(init=False)
-    ended_by: str = field(init=False)
 
     def __post_init__(self) -> None:
         v = self.variant
-        check_player_count(v.name, len(self.players), v.min_players, v.max_players)
+        n = self._open_table(v.name, v.min_players, v.max_players)
         self.effects: dict[str, set[tuple[int, int]]] = {}
         self.rng = random.Random(f"literaki-game-{self.seed}-{self.game_id}")
         self.board = Board.for_variant(v)
         self.bag = Bag(full_bag(v), self.rng)
-        n = len(self.players)
         self.racks = [""] * n
         for i in range(n):  # deal in turn order from the starting player
             p = (self.first + i) % n
             self.racks[p] = self.bag.draw(v.rack_size)
-        self.scores = [0] * n
         self.exchanges_left = [v.exchange_max_per_player] * n
-        self.turns = []
         self.adjustments = []
         self.current = self.first
         self.passes_in_row = 0
-        self.over = False
-        self.ended_by = ""
 
     # ----------------------------------------------------------------- queries
 

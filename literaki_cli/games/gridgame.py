@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from literaki_cli.errors import LiterakiError
-from literaki_cli.games.common import Standings, check_player_count, seat_nicknames
+from literaki_cli.games.common import TableGame, seat_nicknames
 from literaki_cli.games.grid5 import GridRules, GridWord, draw_grid, find_words
 from literaki_cli.games.players import Level, level_named
 
@@ -40,31 +40,21 @@ class GridTurn:
 
 
 @dataclass
-class GridGame(Standings):
+class GridGame(TableGame):
+    """One grid game; ``turns`` holds :class:`GridTurn` records."""
+
     rules: GridRules
     players: list
-    seed: int | str = 0
-    game_id: int = 0
-    first: int = 0
     grid: list[str] = field(init=False)
-    scores: list[int] = field(init=False)
     reshuffles_left: list[int] = field(init=False)
-    turns: list[GridTurn] = field(init=False)
     round: int = field(init=False)
-    over: bool = field(init=False)
-    ended_by: str = field(init=False)
 
     def __post_init__(self) -> None:
-        n = len(self.players)
-        check_player_count(self.rules.name, n, self.rules.min_players, self.rules.max_players)
+        n = self._open_table(self.rules.name, self.rules.min_players, self.rules.max_players)
         self.rng = random.Random(f"literaki-grid-{self.seed}-{self.game_id}")
         self.grid = draw_grid(self.rng, self.rules.letter_frequencies, self.rules.size**2)
-        self.scores = [0] * n
         self.reshuffles_left = [self.rules.reshuffles_per_player] * n
-        self.turns = []
         self.round = 0
-        self.over = False
-        self.ended_by = ""
 
     def _record(self, player: int, kind: str, word: GridWord | None = None) -> None:
         score = word.score if word else 0
