@@ -82,11 +82,12 @@ class WordSet:
     def __contains__(self, word: str) -> bool:
         return bool(self.lookup([alphabet.normalize(word)])[0])
 
-    def lookup(self, words: list[str]) -> np.ndarray:
-        """For each normalised word: is it in the set?  (Compiled for large batches.)"""
+    def lookup(self, words: list[str], compiled: bool | None = None) -> np.ndarray:
+        """For each normalised word: is it in the set?  Compiled for large batches, or when
+        ``compiled`` is True (a caller that looks up a few words many times, like a game)."""
         codes, starts, ends = encode_many(words)
         kernel = wordgraph.lookup_words
-        if len(words) > COMPILE_THRESHOLD:
+        if compiled or (compiled is None and len(words) > COMPILE_THRESHOLD):
             kernel = wordgraph.compiled(kernel)
         return kernel(self.arcs, self.root, codes, starts, ends)
 

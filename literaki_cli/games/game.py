@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol
 
 import numpy as np
@@ -42,9 +43,10 @@ class NotInWordList(IllegalMove):
 
 
 class WordList(Protocol):
-    """The words a game accepts (a lexicon's ``WordSet``): one answer per normalised word."""
+    """The words a game accepts (a lexicon's ``WordSet``): one answer per normalised word;
+    ``compiled`` asks for the compiled lookup, worth it for the few words of every turn."""
 
-    def lookup(self, words: list[str]) -> np.ndarray: ...
+    def lookup(self, words: list[str], compiled: bool | None = None) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -226,7 +228,7 @@ class Game(TableGame):
         move = score_tiles(self.board, self.variant, tiles, direction)  # every rule, word lengths included
         if move.problems:
             raise IllegalMove(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}")
-        check_words(move, self.words.lookup)
+        check_words(move, partial(self.words.lookup, compiled=True))
         if move.problems:
             raise NotInWordList(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}",
                                 [w.word for w in move.words if not w.valid])  # fmt: skip
