@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lexicon_build.build import build_lexicon
+from literaki_cli.analysis.simulate import RunConfig, check_run_config, run_simulation
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.variant import ACROSS, load_variant
@@ -201,3 +202,24 @@ def test_grid_letters_come_from_the_variant_the_rules_name(tmp_path):
     bad.write_text(text.replace('frequencies_from = "literaki"', 'frequencies_from = "chess"'), "utf-8")
     with pytest.raises(InputError, match=r"\[draw\]: key 'frequencies_from': unknown variant 'chess'"):
         load_grid_rules(bad)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"players": ["arcymistrz", "latwy"]}, "unknown player level 'arcymistrz'"),
+        ({"game": "chess"}, "unknown game 'chess'; choose literaki or grid5"),
+        ({"game": "grid5", "gcg": True}, "grid5 has no GCG"),
+        ({"players": ["latwy"] * 5}, "literaki is played by 2 to 4 players, not 5"),
+        ({"game": "grid5", "players": ["latwy"]}, "grid5 is played by 2 to 4 players, not 1"),
+    ],
+)
+def test_a_run_that_cannot_be_played_is_refused_before_any_game(lexicon, tmp_path, change, message):
+    config = RunConfig(**{"players": ["latwy", "trudny"], "games": 2, "seed": 1, "lexicon": str(lexicon.path),
+                          **change})  # fmt: skip
+    with pytest.raises(InputError, match=message):
+        check_run_config(config)
+    with pytest.raises(InputError, match=message):
+        run_simulation(config, 1, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+    check_run_config(RunConfig(["latwy", "trudny"], 2, 1, lexicon=str(lexicon.path)))  # the unchanged run is fine

@@ -73,6 +73,12 @@ def _rules_file(config: RunConfig) -> Path | None:
     return Path(config.rules) if config.rules else None
 
 
+def _levels(config: RunConfig) -> dict:
+    from literaki_cli.games.players import load_levels
+
+    return load_levels(Path(config.levels) if config.levels else None)
+
+
 def _board_rules(config: RunConfig):
     from literaki_cli.engine.variant import load_variant
 
@@ -159,6 +165,7 @@ GAME_KINDS: dict[str, GameKind] = {
 
 
 def game_kind(name: str) -> GameKind:
+    """The kind of game called ``name``; InputError naming the known ones otherwise."""
     if name not in GAME_KINDS:
         raise InputError(f"unknown game {name!r}; choose {' or '.join(GAME_KINDS)}")
     return GAME_KINDS[name]
@@ -168,9 +175,9 @@ def check_run_config(config: RunConfig) -> None:
     """Refuse, before any game starts, a run that cannot be played: an unknown game or player
     level, GCG for a game that has none, or a player count its rules do not allow (InputError)."""
     from literaki_cli.games.common import check_player_count
-    from literaki_cli.games.players import level_named, load_levels
+    from literaki_cli.games.players import level_named
 
-    levels = load_levels(Path(config.levels) if config.levels else None)
+    levels = _levels(config)
     for spec in config.players:
         level_named(spec, levels)
     kind = game_kind(config.game)
@@ -192,12 +199,10 @@ def _init_worker(config: RunConfig) -> None:
 
 def _setup(config: RunConfig) -> None:
     from literaki_cli.engine.lexicon import Lexicon
-    from literaki_cli.games.players import load_levels
 
     kind = game_kind(config.game)
     lexicon = Lexicon.open(Path(config.lexicon))
-    levels = load_levels(Path(config.levels) if config.levels else None)
-    players, new_game = kind.new_table(kind.load_rules(config), lexicon, levels, config.players)
+    players, new_game = kind.new_table(kind.load_rules(config), lexicon, _levels(config), config.players)
     _WORKER.update(config=config, kind=kind, lexicon=lexicon, players=players, new_game=new_game)
 
 
