@@ -1,5 +1,5 @@
 """``python -m literaki_cli``."""
 
-from literaki_cli.cli import run
+from literaki_cli.commands import run
 
 run()

@@ -136,3 +136,39 @@ def test_show_converts(capsys, boards):
     assert out.startswith("15/15/15/15/15/15/15/7ŻÓŁW4/")
     assert main(["show", out.strip(), "--to", "text"]) == 0
     assert capsys.readouterr().out == boards[1].read_text(encoding="utf-8")
+
+
+def test_bingo_bonus_comes_from_the_rules(capsys, tmp_path, variant):
+    """`solve` and `score` show the bonus the variant sets, not a fixed +50."""
+    import re
+    from importlib import resources
+
+    source = tmp_path / "w.txt"
+    source.write_text("kotkami\n", encoding="utf-8")
+    lex = str(build_lexicon(source, tmp_path / "w.lexicon", variant).output)
+    standard = (resources.files("literaki_cli") / "variants" / "literaki.toml").read_text(encoding="utf-8")
+    assert re.search(r"(?m)^bingo_bonus = 50\b", standard)
+    rules = tmp_path / "bonus35.toml"
+    rules.write_text(re.sub(r"(?m)^bingo_bonus = 50\b", "bingo_bonus = 35", standard), encoding="utf-8")
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 KOTKAMI/ 0/0 0"
+
+    def solved(*extra):
+        code = main(["solve", "--lexicon", lex, cgp, "--all", *extra])
+        out, _ = capsys.readouterr()
+        assert code == 0
+        return out
+
+    table = solved("--rules", str(rules))
+    assert "+35" in table and "+50" not in table
+    assert "+50" in solved()
+    moves = {(m["coord"], m["word"]): m["score"] for m in json.loads(solved("--json"))["moves"]}
+    custom = {(m["coord"], m["word"]): m["score"] for m in json.loads(solved("--json", "--rules", str(rules)))["moves"]}
+    assert moves and custom.keys() == moves.keys()
+    assert all(custom[key] == moves[key] - 15 for key in moves)  # every move lays all 7 tiles
+
+    coord, word = next(iter(custom))
+    code = main(["score", "--lexicon", lex, "--rules", str(rules), "--json", cgp, coord, word])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and data["bingo"] == 35 and data["total"] == sum(w["score"] for w in data["words"]) + 35
+    assert main(["score", "--lexicon", lex, "--rules", str(rules), cgp, coord, word]) == 0
+    assert "all 7 tiles: +35" in capsys.readouterr()[0]

@@ -1,0 +1,156 @@
+"""``build-lexicon`` and ``lexicon-info``: compile a word list into a lexicon file, and show one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from literaki_cli.commands.common import JsonOption, LexiconOption, app
+
+
+@app.command("build-lexicon")
+def build_lexicon_command(
+    source: Annotated[
+        Path | None,
+        typer.Argument(help="SJP dump (sjp-YYYYMMDD.zip), odm.txt/zip, or a word list (plain, gzip, tar)."),
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Lexicon file to write.")] = None,
+    download: Annotated[bool, typer.Option("--download", help="Download the current SJP.PL games dump first.")] = False,
+    url: Annotated[
+        str | None, typer.Option("--url", help="Index page or zip address for --download (or $LITERAKI_SJP_URL).")
+    ] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            help="Source kind, overriding detection: sjp-games, sjp-inflections, spelling-dictionary, word-list."
+        ),
+    ] = None,
+    popular_zipf: Annotated[
+        float | None, typer.Option(help="Zipf frequency a word needs to be 'popular' (default 2.5).")
+    ] = None,
+    variant: Annotated[str, typer.Option(help="Variant whose word rules filter the source.")] = "literaki",
+    rules: Annotated[Path | None, typer.Option(help="Variant file (TOML) instead of a built-in variant.")] = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Compile a word list into a lexicon file that loads instantly."""
+    from lexicon_build import build, popular
+    from literaki_cli.engine import lexicon
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.errors import InputError
+
+    if (source is None) == (not download):
+        raise InputError("give a SOURCE file or --download (not both)")
+    chosen_variant = load_variant(variant, rules)
+    target = output or lexicon.default_lexicon_path()
+    if download:
+        source = _download(target.parent / "downloads", url)
+    from tqdm import tqdm
+
+    with tqdm(total=len(build.STAGES), desc="building", unit="step", disable=None, leave=False) as bar:
+
+        def on_stage(name: str) -> None:
+            bar.set_postfix_str(name)
+            bar.update(1)
+
+        report = build.build_lexicon(
+            source,
+            target,
+            chosen_variant,
+            kind=kind,
+            popular_zipf=popular.DEFAULT_ZIPF_THRESHOLD if popular_zipf is None else popular_zipf,
+            on_stage=on_stage,
+        )
+    if json_out:
+        typer.echo(
+            json.dumps(
+                {
+                    "output": str(report.output),
+                    "file_size": report.file_size,
+                    "seconds": report.seconds,
+                    "stage_seconds": report.stage_seconds,
+                    "word_count": report.kept,
+                    "dropped": report.dropped,
+                    "popular_count": report.popular_count,
+                    "meta": report.meta,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    _print_build_report(report)
+
+
+def _download(dest: Path, url: str | None) -> Path:
+    from tqdm import tqdm
+
+    from lexicon_build.download import download_dump
+
+    bar = tqdm(unit="B", unit_scale=True, desc="downloading", disable=None, leave=False)
+
+    def on_progress(n: int, total: int | None) -> None:
+        if total and bar.total != total:
+            bar.total = total
+        bar.update(n)
+
+    try:
+        path = download_dump(dest, url, on_progress)
+    finally:
+        bar.close()
+    typer.echo(f"downloaded {path}", err=True)
+    return path
+
+
+def _print_build_report(report) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from literaki_cli.engine.wordrules import REASONS
+
+    meta = report.meta
+    console = Console()
+    table = Table(title=f"{meta['source']['name']} ({meta['source']['kind_label']}, {meta['source']['encoding']})")
+    table.add_column("words")
+    table.add_column("count", justify="right")
+    table.add_row("kept", f"{report.kept:,}", style="green")
+    for reason, count in sorted(report.dropped.items(), key=lambda item: -item[1]):
+        table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
+    table.add_row(f"popular (Zipf >= {meta['popular']['zipf_threshold']:g})", f"{report.popular_count:,}")
+    console.print(table)
+    console.print(
+        f"wrote {report.output} ({report.file_size / 1e6:.2f} MB, {report.arcs:,} arcs) in {report.seconds:.1f} s"
+    )
+
+
+@app.command("lexicon-info")
+def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = False) -> None:
+    """Show a lexicon file's metadata: source, word counts, build date."""
+    from literaki_cli.engine.lexicon import Lexicon
+
+    lex = Lexicon.open(lexicon)
+    info = dict(lex.meta)
+    info["path"] = str(lex.path)
+    info["file_size"] = lex.path.stat().st_size
+    if json_out:
+        typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        return
+    src = info["source"]
+    rows = [
+        ("file", f"{info['path']} ({info['file_size'] / 1e6:.2f} MB)"),
+        ("source", f"{src['name']} — {src['kind_label']}"),
+        ("source sha256", src["sha256"]),
+        ("words", f"{info['word_count']:,} ({info['min_length']}..{info['max_length']} letters)"),
+        ("popular words", f"{info['popular']['word_count']:,} (Zipf >= {info['popular']['zipf_threshold']:g})"),
+        ("letters", info["alphabet"]),
+        ("built", f"{info['built_at']} by literaki {info['tool_version']}"),
+        (
+            "per length",
+            " ".join(f"{k}:{v}" for k, v in sorted(info["length_counts"].items(), key=lambda kv: int(kv[0]))),
+        ),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        typer.echo(f"{key:<{width}}  {value}")

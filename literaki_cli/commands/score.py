@@ -1,0 +1,127 @@
+"""``show`` and ``score``: a position drawn or converted, and the exact score of one move."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, JsonOption, LexiconOption, RulesOption, app
+from literaki_cli.commands.position import (
+    FormatOption,
+    ImageOption,
+    LenientOption,
+    PositionArgument,
+    RackOption,
+    VariantOption,
+    load_position,
+)
+
+
+@app.command("show")
+def show_command(
+    position: PositionArgument,
+    to: Annotated[str | None, typer.Option("--to", help="Write the position as text, cgp or json.")] = None,
+    image: Annotated[Path | None, typer.Option("--image", help="Draw the board to FILE.svg / .png.")] = None,
+    variant: VariantOption = None,
+    rules: RulesOption = None,
+    fmt: FormatOption = None,
+    lenient: LenientOption = False,
+) -> None:
+    """Show a position (board with square colours), or convert it between formats."""
+    from literaki_cli.io.positionio import write_position
+
+    pos = load_position(position, variant, rules, fmt, lenient)
+    if image is not None:
+        from literaki_cli.io.render import write_board_image
+
+        write_board_image(image, pos.board, pos.variant)
+    if to is not None:
+        sys.stdout.write(write_position(pos, to))
+        return
+    from rich.console import Console
+
+    from literaki_cli.io.render import board_to_rich
+
+    console = Console(highlight=False)
+    console.print(board_to_rich(pos.board, pos.variant))
+    if pos.racks:
+        console.print("racks: " + " / ".join(r.upper() or "-" for r in pos.racks))
+    if pos.scores:
+        console.print("scores: " + " / ".join(map(str, pos.scores)))
+
+
+@app.command("score")
+def score_command(
+    position: PositionArgument,
+    move: Annotated[list[str], typer.Argument(help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down, '-ABC', '-'.")],
+    rack: RackOption = None,
+    json_out: JsonOption = False,
+    image: ImageOption = None,
+    variant: VariantOption = None,
+    rules: RulesOption = None,
+    fmt: FormatOption = None,
+    lenient: LenientOption = False,
+    lexicon: LexiconOption = None,
+) -> None:
+    """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
+    from literaki_cli.analysis.positionquery import mover_rack, score_placement, score_turn
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.move import Placement, parse_move
+
+    pos = load_position(position, variant, rules, fmt, lenient)
+    the_rack = mover_rack(pos, rack)
+    text = " ".join(move)
+    parsed = parse_move(text, pos.variant)
+    if not isinstance(parsed, Placement):
+        turn = score_turn(text, parsed, the_rack)
+        if json_out:
+            typer.echo(json.dumps(turn.as_dict(), ensure_ascii=False))
+        else:
+            typer.echo(f"{turn.kind}: 0 points" + ("" if turn.valid else " — " + "; ".join(turn.problems)))
+        raise typer.Exit(EXIT_OK if turn.valid else EXIT_NEGATIVE)
+
+    lex = Lexicon.open(lexicon)
+    scored = score_placement(pos, parsed, the_rack, lex.words.lookup)
+    if image is not None:
+        from literaki_cli.io.render import write_board_image
+
+        write_board_image(image, scored.board_after, pos.variant, scored.new_squares,
+                          title=f"{parsed.text}: {scored.result.total}")  # fmt: skip
+    if json_out:
+        typer.echo(json.dumps(scored.as_dict(), ensure_ascii=False))
+    else:
+        _print_move_score(scored, pos.variant)
+    raise typer.Exit(EXIT_OK if scored.valid else EXIT_NEGATIVE)
+
+
+def _print_move_score(scored, variant) -> None:
+    from rich.console import Console
+
+    from literaki_cli.io.render import board_to_rich
+
+    result, leave = scored.result, scored.leave
+    console = Console(highlight=False)
+    console.print(board_to_rich(scored.board_after, variant, scored.new_squares))
+    for w in result.words:
+        parts = []
+        for ls in w.letters:
+            shown = ls.letter if ls.blank else ls.letter.upper()
+            if ls.new and ls.value != ls.base:
+                parts.append(f"{shown} {ls.base}→{ls.value} ({ls.square})")
+            elif ls.new and ls.blank:
+                parts.append(f"{shown} 0 (blank)")
+            else:
+                parts.append(f"{shown} {ls.value}")
+        mult = "".join(f" × {f} ({sq})" for sq, f in w.multipliers)
+        mark = "[green]✓[/]" if w.valid else "[red]✗ not in the word list[/]"
+        console.print(f"[bold]{w.word}[/] {w.coord}: " + " + ".join(parts) + f" = {w.letter_sum}{mult} = "
+                      f"[bold]{w.score}[/] {mark}")  # fmt: skip
+    if result.bingo:
+        console.print(f"all {len(result.tiles)} tiles: +{result.bingo}")
+    console.print(f"[bold]total {result.total}[/]" + (f"   leave: {leave.upper() or '-'}" if leave is not None else ""))
+    if result.problems:
+        console.print("[red]not legal:[/] " + "; ".join(result.problems))
