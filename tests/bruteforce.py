@@ -58,6 +58,20 @@ def _segments(rules: Rules, grid: Grid, rack_size: int, lengths: set[int]):
                         yield squares, empty
 
 
+def _beside(grid: Grid, square: tuple[int, int], step: tuple[int, int]) -> tuple[str, str]:
+    """The letters of the tiles just before and just after ``square`` along ``step``."""
+    (r, c), (dr, dc) = square, step
+    before = after = ""
+    while (r - dr, c - dc) in grid:
+        r, c = r - dr, c - dc
+        before = grid[(r, c)][0] + before
+    r, c = square
+    while (r + dr, c + dc) in grid:
+        r, c = r + dr, c + dc
+        after += grid[(r, c)][0]
+    return before, after
+
+
 def all_moves(grid: Grid, rules: Rules, rack: str, words: set[str]) -> dict[MoveKey, int]:
     """{frozenset of new (row, col, letter, blank): score} for every legal move."""
     by_length: dict[int, list[str]] = {}
@@ -68,12 +82,17 @@ def all_moves(grid: Grid, rules: Rules, rack: str, words: set[str]) -> dict[Move
     found: dict[MoveKey, int] = {}
     for squares, empty in _segments(rules, grid, len(rack), set(by_length)):
         fixed = [(i, grid[sq][0]) for i, sq in enumerate(squares) if sq in grid]
+        across = squares[0][0] == squares[-1][0]
+        crossing = [(i, *_beside(grid, squares[i], (1, 0) if across else (0, 1))) for i in empty]
+        crossing = [(i, before, after) for i, before, after in crossing if before or after]
         for word in by_length[len(squares)]:
             if any(word[i] != letter for i, letter in fixed):
                 continue
             short = sum(max(0, c - have[ch]) for ch, c in Counter(word[i] for i in empty).items())
             if short > blanks:
                 continue
+            if any(before + word[i] + after not in words for i, before, after in crossing):
+                continue  # a cross word not in the list (a shortcut: the oracle judges it again)
             needed = [(*squares[i], word[i]) for i in empty]
             for tiles in blank_choices(needed, rack):
                 verdict = judge(rules, grid, tiles)
