@@ -66,7 +66,9 @@ def test_small_lexicon_holds_exactly_the_filtered_words(small_lexicon):
     assert meta["length_counts"]["2"] == 2
     assert len(meta["source"]["sha256"]) == 64
     assert meta["tool_version"] and meta["built_at"]
-    assert set(lex.popular) <= set(lex.words)
+    popular = set(lex.popular)
+    assert popular and popular <= set(lex.words) and meta["popular"]["word_count"] == len(popular)
+    assert {"kot", "być", "żółw"} <= popular and not popular & {"zażółcić", "zażółć", "jaźń"}
 
 
 def test_popular_subset_uses_the_threshold(small_list_file, tmp_path, variant):

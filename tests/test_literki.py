@@ -145,7 +145,10 @@ def test_commands_with_17_columns(flowing_lexicon, tmp_path, capsys):
     rows = ["." * 17] * 15
     rows[7] = "........KOT......"
     board.write_text("\n".join(rows), encoding="utf-8")
-    assert main(["score", str(board), "9I", "A", "--lexicon", lex, "--json"]) in (0, 1)
+    # A on i9 (plain) under the K of i8 makes KA down, a word of the flowing lexicon: 2 + 1.
+    assert main(["score", str(board), "9I", "A", "--lexicon", lex, "--json"]) == 0
+    scored = __import__("json").loads(capsys.readouterr().out)
+    assert scored["valid"] and scored["total"] == 3 and [w["word"] for w in scored["words"]] == ["KA"]
     assert main(["show", str(board), "--to", "cgp"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("17/17/17/17/17/17/17/8KOT6/")
     assert main(["score", str(board), "8R", "A", "--lexicon", lex, "--variant", "literki"]) == 2  # off the board

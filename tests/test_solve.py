@@ -13,7 +13,7 @@ from literaki_cli.engine.movegen import MoveGenerator
 from literaki_cli.io.positionio import load_position
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "positions"
-WORDS = ["kot", "koty", "kota", "tok", "ok", "ko", "to", "ty", "yo", "akt", "kat", "tak"]
+WORDS = ["kot", "koty", "kota", "tok", "ok", "ko", "to", "ty", "yo", "akt", "kat", "tak", "taktyka"]
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +53,24 @@ def test_filters(capsys, lexicon):
 
     everything = moves()
     assert all(m["tiles"] >= 3 for m in moves("--min-tiles", "3"))
-    assert {m["word"].lower() for m in moves("--word-contains", "OT")} <= {"kot", "koty", "kota"}
+    assert {m["word"].lower() for m in moves("--word-contains", "OT")} == {"kot", "koty", "kota"}
     at_g8 = moves("--at", "g8")
     assert at_g8 and all(any((p["row"], p["col"]) == (7, 6) for p in m["placed"]) for m in at_g8)
-    assert moves("--only-bingos") == []
+    assert moves("--only-bingos") == []  # five tiles can never make seven
     assert len(moves("--min-tiles", "0")) == len(everything)
+
+
+def test_only_bingos_lists_every_seven_tile_move_and_nothing_else(capsys, lexicon):
+    def moves(*extra):
+        code, out, _ = solve(capsys, lexicon, EMPTY, "--rack", "TAKTYKA", "--json", "--all", *extra)
+        assert code == 0
+        return json.loads(out)["moves"]
+
+    everything, bingos = moves(), moves("--only-bingos")
+    # TAKTYKA, the only 7-letter word, covers h8 from b8..h8 across or h2..h8 down: 14 moves.
+    assert len(bingos) == 14 and all(m["tiles"] == 7 and m["word"] == "TAKTYKA" for m in bingos)
+    assert len(everything) > len(bingos) and any(m["tiles"] < 7 for m in everything)
+    assert sorted(m["score"] for m in bingos) == sorted(m["score"] for m in everything if m["tiles"] == 7)
 
 
 def test_top_and_human_output(capsys, lexicon):
@@ -85,7 +98,7 @@ def test_example_positions_are_valid():
     files = sorted(EXAMPLES.glob("*.cgp"))
     assert len(files) >= 30
     blanks = [load_position(str(f)).rack.count("?") for f in files]
-    assert {0, 1, 2} <= set(blanks)
+    assert set(blanks) == {0, 1, 2}
 
 
 @pytest.mark.sjp

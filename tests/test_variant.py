@@ -77,7 +77,7 @@ def test_word_premiums():
 @pytest.mark.parametrize(
     "squares, expected_multiplier",
     [
-        ([(10, "k"), (11, "o"), (12, "t")], 4),  # starts on k8 (across-start): x4 ... and ends on m8 (across-end): x4
+        ([(10, "k"), (11, "o"), (12, "t")], 16),  # starts on k8 (across-start) x4 and ends on m8 (across-end) x4
         ([(9, "k"), (10, "o")], 1),  # ends on k8, which is a start-only square
         ([(10, "k"), (11, "o")], 4),  # starts on k8
         ([(11, "k"), (12, "o")], 4),  # ends on m8 (across-end)
@@ -85,9 +85,7 @@ def test_word_premiums():
     ],
 )
 def test_directional_word_premium_across(squares, expected_multiplier):
-    move = run(squares)
-    expected = 16 if squares == [(10, "k"), (11, "o"), (12, "t")] else expected_multiplier
-    assert move.words[0].multiplier == expected
+    assert run(squares).words[0].multiplier == expected_multiplier
 
 
 def test_directional_word_premium_down():
