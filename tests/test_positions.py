@@ -76,7 +76,7 @@ def test_cgp_errors():
         read_position("15/15/15 / 0/0 0", "arg", fmt="cgp")
     with pytest.raises(InputError, match="CGP row 2 '14' covers 14 squares"):
         read_position("15/14/15/15/15/15/15/15/15/15/15/15/15/15/15 / 0/0 0", "arg")
-    with pytest.raises(InputError, match="scores"):
+    with pytest.raises(InputError, match="CGP score 'a' is not a whole number"):
         read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 / a/b 0", "arg")
     with pytest.raises(InputError, match="rack"):
         read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB1/ 0/0 0", "arg")

@@ -13,8 +13,9 @@ from literaki_cli.engine.variant import ACROSS, DOWN
 from literaki_cli.errors import InputError
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_SQUARE = re.compile(r"([a-zA-Z])(\d{1,2})")
-_POSITION = re.compile(r"(?:(\d{1,2})([a-zA-Z])|([a-zA-Z])(\d{1,2}))")
+# ASCII digits only: ``\d`` would also match '²' or '٣', which int() then refuses.
+_SQUARE = re.compile(r"([a-zA-Z])([0-9]{1,2})")
+_POSITION = re.compile(r"(?:([0-9]{1,2})([a-zA-Z])|([a-zA-Z])([0-9]{1,2}))")
 
 
 def square_name(row: int, col: int) -> str:

@@ -30,6 +30,19 @@ DIRECTIONS = {"across-start": (ACROSS, START), "across-end": (ACROSS, END), "dow
 #: Size of per-letter tables: letter codes are 1..35 (see alphabet), padded to 64.
 CODE_SPACE = 64
 
+# Bounds on the numbers of a rules file (README, "Rules as data").  Scores live in 32-bit
+# tables and game totals in 32-bit columns, so each key is capped, and then the largest score
+# the rules allow at all (see :func:`score_bound`) must stay within MAX_SCORE over a whole game.
+MAX_SCORE = 2**31 - 1
+MAX_TILE_VALUE = 1000  # [colours] values
+MAX_MULTIPLIER = 100  # letter, word, directional and colour multipliers
+MAX_BINGO_BONUS = 100_000
+MAX_TILE_COUNT = 1000  # tiles of one letter; blanks
+MAX_SIDE = 26  # board rows and columns (columns are letters a..z)
+MAX_RACK = 26  # rack size, bingo tiles, first-move tiles
+MAX_PLAYERS = 26
+MAX_BAG_SETTING = 100_000  # exchange thresholds
+
 
 @dataclass(frozen=True)
 class TileSpec:
@@ -75,6 +88,21 @@ class BoardLayout:
 
     def kind_at(self, row: int, col: int) -> SquareKind:
         return self.kinds[self.layout[row][col]]
+
+    @cached_property
+    def transpose_symmetric(self) -> bool:
+        """Whether the board is its own mirror image in the main diagonal (the start square on
+        it, and every square's kind the same as its mirror's, directions swapped across/down):
+        then on an empty board a move down is worth exactly what its mirror move across is."""
+        if self.rows != self.columns or self.start[0] != self.start[1]:
+            return False
+        for r in range(self.rows):
+            for c in range(r + 1, self.columns):
+                if self.layout[r][c] != self.layout[c][r]:
+                    return False
+        swap = {"across-start": "down-start", "down-start": "across-start", "across-end": "down-end",
+                "down-end": "across-end"}  # fmt: skip
+        return all(kind.directions == frozenset(swap[d] for d in kind.directions) for kind in self.kinds.values())
 
 
 @dataclass(frozen=True)
@@ -208,10 +236,12 @@ class _Reader:
             raise self._fail(key, f"must be a {kind.__name__}, not {value!r}")
         return value
 
-    def positive(self, key: str, default: Any = ..., minimum: int = 1) -> int:
+    def positive(self, key: str, default: Any = ..., minimum: int = 1, maximum: int = MAX_BAG_SETTING) -> int:
         value = self.get(key, int, default)
         if value < minimum:
             raise self._fail(key, f"must be at least {minimum}, got {value}")
+        if value > maximum:
+            raise self._fail(key, f"must be at most {maximum:,}, got {value:,}")
         return value
 
     def sub(self, key: str, required: bool = False) -> _Reader:
@@ -232,15 +262,15 @@ def parse_square(key: str, spec: dict[str, Any], colours: dict[str, int], where:
     for d in directions:
         if d not in DIRECTIONS:
             raise InputError(f"{r.where}: key 'directions' has {d!r}; use {', '.join(DIRECTIONS)}")
-    directional = r.positive("directional_word_multiplier", 1)
+    directional = r.positive("directional_word_multiplier", 1, maximum=MAX_MULTIPLIER)
     if directional != 1 and not directions:
         raise InputError(f"{r.where}: 'directional_word_multiplier' needs 'directions'")
     return SquareKind(
         key=key,
         name=r.get("name", str, key),
         colour=colour,
-        letter_multiplier=r.positive("letter_multiplier", 1),
-        word_multiplier=r.positive("word_multiplier", 1),
+        letter_multiplier=r.positive("letter_multiplier", 1, maximum=MAX_MULTIPLIER),
+        word_multiplier=r.positive("word_multiplier", 1, maximum=MAX_MULTIPLIER),
         directional_word_multiplier=directional,
         directions=frozenset(directions),
         effect=r.get("effect", str, None),
@@ -249,9 +279,7 @@ def parse_square(key: str, spec: dict[str, Any], colours: dict[str, int], where:
 
 def _parse_board(data: _Reader, colours: dict[str, int], source: str) -> BoardLayout:
     b = data.sub("board", required=True)
-    rows, columns = b.positive("rows"), b.positive("columns")
-    if columns > 26:
-        raise InputError(f"{b.where}: key 'columns' must be at most 26 (columns are letters a..z), got {columns}")
+    rows, columns = b.positive("rows", maximum=MAX_SIDE), b.positive("columns", maximum=MAX_SIDE)
     layout = tuple(b.get("layout", list))
     if len(layout) != rows:
         raise InputError(f"{b.where}: key 'layout' has {len(layout)} rows, 'rows' says {rows}")
@@ -287,13 +315,13 @@ def parse_variant(text: str, source: str) -> Variant:
         raise InputError(f"{source}: not valid TOML: {exc}") from None
     name = data.get("name", str)
     words = data.sub("words", required=True)
-    min_len, max_len = words.positive("min_length"), words.positive("max_length")
+    min_len, max_len = words.positive("min_length", maximum=MAX_SIDE), words.positive("max_length", maximum=MAX_SIDE)
     if min_len > max_len:
         raise InputError(f"{words.where}: min_length {min_len} is above max_length {max_len}")
     colours_reader = data.sub("colours", required=True)
-    colours = {c: colours_reader.positive(c, minimum=0) for c in colours_reader.table}
+    colours = {c: colours_reader.positive(c, minimum=0, maximum=MAX_TILE_VALUE) for c in colours_reader.table}
     tiles_table = dict(data.get("tiles", dict))
-    blanks = _Reader(tiles_table, f"{source} [tiles]").positive("blanks", 0, minimum=0)
+    blanks = _Reader(tiles_table, f"{source} [tiles]").positive("blanks", 0, minimum=0, maximum=MAX_TILE_COUNT)
     tiles_table.pop("blanks", None)
     tiles = {}
     for letter, spec in tiles_table.items():
@@ -303,8 +331,8 @@ def parse_variant(text: str, source: str) -> Variant:
         if not (isinstance(spec, list) and len(spec) == 2 and isinstance(spec[0], int) and isinstance(spec[1], str)):
             raise InputError(f"{where}: expected [count, colour], got {spec!r}")
         count, colour = spec
-        if count < 1:
-            raise InputError(f"{where}: count must be at least 1, got {count}")
+        if not 1 <= count <= MAX_TILE_COUNT:
+            raise InputError(f"{where}: count must be 1..{MAX_TILE_COUNT}, got {count:,}")
         if colour not in colours:
             raise InputError(f"{where}: unknown colour {colour!r} (known: {', '.join(colours)})")
         tiles[letter] = TileSpec(letter, count, colour, colours[colour])
@@ -312,21 +340,22 @@ def parse_variant(text: str, source: str) -> Variant:
     scoring = data.sub("scoring")
     players = data.sub("players")
     exchange = data.sub("exchange")
-    min_players, max_players = players.positive("min", 2), players.positive("max", 2)
+    min_players = players.positive("min", 2, maximum=MAX_PLAYERS)
+    max_players = players.positive("max", 2, maximum=MAX_PLAYERS)
     if min_players > max_players:
         raise InputError(f"{players.where}: min {min_players} is above max {max_players}")
-    return Variant(
+    variant = Variant(
         name=name,
         title=data.get("title", str, name),
         tiles=tiles,
         blanks=blanks,
         colours=colours,
         board=board,
-        colour_multiplier=scoring.positive("colour_multiplier", 1),
-        bingo_tiles=scoring.positive("bingo_tiles", 7),
-        bingo_bonus=scoring.positive("bingo_bonus", 0, minimum=0),
-        first_move_min_tiles=data.sub("first_move").positive("min_tiles", 2),
-        rack_size=data.sub("rack").positive("size", 7),
+        colour_multiplier=scoring.positive("colour_multiplier", 1, maximum=MAX_MULTIPLIER),
+        bingo_tiles=scoring.positive("bingo_tiles", 7, maximum=MAX_RACK),
+        bingo_bonus=scoring.positive("bingo_bonus", 0, minimum=0, maximum=MAX_BINGO_BONUS),
+        first_move_min_tiles=data.sub("first_move").positive("min_tiles", 2, maximum=MAX_RACK),
+        rack_size=data.sub("rack").positive("size", 7, maximum=MAX_RACK),
         min_players=min_players,
         max_players=max_players,
         exchange_min_bag=exchange.positive("min_bag", 7, minimum=0),
@@ -338,3 +367,38 @@ def parse_variant(text: str, source: str) -> Variant:
         max_word_length=max_len,
         source=source,
     )
+    move_bound, game_bound = score_bound(variant)
+    if game_bound > MAX_SCORE:
+        raise InputError(
+            f"{source}: these rules allow a move worth up to {move_bound:,} and a game total up to {game_bound:,}, "
+            f"beyond {MAX_SCORE:,}: lower the [colours] values, the [tiles] counts, the multipliers of [squares] "
+            "and [scoring] colour_multiplier, or [scoring] bingo_bonus"
+        )
+    return variant
+
+
+def score_bound(variant: Variant) -> tuple[int, int]:
+    """(move, game): upper bounds of one move's score and of one player's game total.
+
+    A move's main word has at most L letters (the word-length limit, within the board), each
+    worth at most the top tile value times the top letter and colour multipliers; at most
+    k = min(rack, L) of them are new, so the word counts at most the product of the k largest
+    word multipliers of one row or column, times the top directional multiplier at each end.
+    Each of the k new tiles adds at most one cross word (one new tile: one word multiplier).
+    A player's moves lay every tile at most once, so a game totals at most tiles x move.
+    """
+    board = variant.board
+    length = min(variant.max_word_length, max(board.rows, board.columns))
+    new = min(variant.rack_size, length)
+    kinds = [board.kind_at(r, c) for r in range(board.rows) for c in range(board.columns)]
+    letter_top = max((k.letter_multiplier for k in kinds), default=1)
+    colour_top = variant.colour_multiplier if any(k.colour for k in kinds) else 1
+    tile_top = max((t.value for t in variant.tiles.values()), default=0) * letter_top * colour_top
+    ends = max((k.directional_word_multiplier for k in kinds), default=1) ** 2
+    lines = [[board.kind_at(r, c).word_multiplier for c in range(board.columns)] for r in range(board.rows)]
+    lines += [[board.kind_at(r, c).word_multiplier for r in range(board.rows)] for c in range(board.columns)]
+    line_product = max(int(np.prod(sorted(line, reverse=True)[:new], dtype=object)) for line in lines)
+    main = length * tile_top * line_product * ends
+    cross = length * tile_top * max(k.word_multiplier for k in kinds) * ends
+    move = main + new * cross + variant.bingo_bonus
+    return move, move * max(variant.tile_count, 1)

@@ -25,6 +25,11 @@ from literaki_cli.errors import InputError
 
 FORMATS = ("text", "cgp", "json")
 _EMPTY_CELLS = frozenset(".-_·")
+#: Scores and counts in a position are whole numbers below this (a game never comes near it;
+#: bigger ones are typing errors or attacks, and would overflow the 32-bit tables).
+MAX_NUMBER = 10**9
+#: A CGP run of empty squares or a row number has at most this many digits.
+_MAX_RUN_DIGITS = 3
 
 
 def detect_format(text: str) -> str:
@@ -56,8 +61,8 @@ def _is_column_header(line: str, columns: int) -> bool:
 
 def _strip_row_numbers(line: str) -> str:
     """The line without a leading and a trailing row number (blanked, so columns still count)."""
-    body = re.sub(r"^\s*\d{1,2}(?=[\s|:.]|$)", lambda m: " " * len(m.group()), line.rstrip())
-    return re.sub(r"(?<=[\s|])\d{1,2}\s*$", "", body)
+    body = re.sub(r"^\s*[0-9]{1,2}(?=[\s|:.]|$)", lambda m: " " * len(m.group()), line.rstrip())
+    return re.sub(r"(?<=[\s|])[0-9]{1,2}\s*$", "", body)
 
 
 def read_board_text(text: str, variant: Variant, source: str) -> Board:
@@ -108,14 +113,14 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
     board = Board.empty(rows, columns)
     for r, part in enumerate(parts):
         col = 0
-        for m in re.finditer(r"\d+|.", part):
+        for m in re.finditer(r"[0-9]+|.", part):
             token = m.group()
             where = f"{source}: CGP row {r + 1}, character {m.start() + 1}"
-            if token.isdigit():
-                col += int(token)
+            if token[0] in "0123456789":
+                col += _cgp_run(token, where)
                 continue
             if col >= columns:
-                break
+                raise InputError(f"{where}: the row {part!r} has more than {columns} squares")
             cell = _parse_cell(token, where)
             if cell is None:
                 raise InputError(f"{where}: unexpected {token!r} (CGP writes empty squares as numbers)")
@@ -124,6 +129,21 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
         if col != columns:
             raise InputError(f"{source}: CGP row {r + 1} {part!r} covers {col} squares, the board has {columns}")
     return board
+
+
+def _cgp_run(token: str, where: str) -> int:
+    """The length of a run of empty squares (ASCII digits, a few of them)."""
+    if len(token) > _MAX_RUN_DIGITS or token == "0" * len(token):
+        raise InputError(f"{where}: {token!r} is not a run of empty squares (1..{10**_MAX_RUN_DIGITS - 1})")
+    return int(token)
+
+
+def _whole_number(text: str, what: str, signed: bool = False) -> int:
+    """A whole number written in ASCII digits, below :data:`MAX_NUMBER` (InputError naming ``what``)."""
+    if not re.fullmatch(r"-?[0-9]{1,10}" if signed else r"[0-9]{1,10}", text) or abs(int(text)) >= MAX_NUMBER:
+        sign = "" if signed else "non-negative "
+        raise InputError(f"{what} {text[:40]!r} is not a {sign}whole number below {MAX_NUMBER:,}")
+    return int(text)
 
 
 def _write_cgp_board(board: Board) -> str:
@@ -164,13 +184,10 @@ def read_cgp(text: str, variant: Variant | None, source: str) -> Position:
     board = _read_cgp_board(board_field, variant, source)
     racks = [normalize_rack(r, f"{source}: CGP rack") for r in racks_field.split("/")] if racks_field else []
     racks = racks if any(racks) else []
-    try:
-        scores = [int(s) for s in scores_field.split("/")] if scores_field else []
-    except ValueError:
-        raise InputError(f"{source}: CGP scores {scores_field!r} are not whole numbers") from None
-    if not zero_field.isdigit():
-        raise InputError(f"{source}: CGP zero-turn count {zero_field!r} is not a whole number")
-    return Position(variant, board, racks, scores, int(zero_field), opcodes)
+    score_texts = scores_field.split("/") if scores_field else []
+    scores = [_whole_number(s, f"{source}: CGP score", signed=True) for s in score_texts]
+    zero_turns = _whole_number(zero_field, f"{source}: CGP zero-turn count")
+    return Position(variant, board, racks, scores, zero_turns, opcodes)
 
 
 def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> Variant:
@@ -180,7 +197,9 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
         name = opcodes.get(key, "").lower()
         if name in builtin_variants():
             return load_variant(name)
-    width = sum(int(t) if t.isdigit() else 1 for t in re.findall(r"\d+|.", board_field.split("/")[0]))
+    first_row = board_field.split("/")[0]
+    width = sum(_cgp_run(t, f"{source}: CGP row 1") if t[0] in "0123456789" else 1
+                for t in re.findall(r"[0-9]+|.", first_row))  # fmt: skip
     return _variant_with_width(width)
 
 
@@ -218,13 +237,20 @@ def write_cgp(position: Position) -> str:
 
 def read_json(text: str, variant: Variant | None, source: str) -> Position:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{source}: JSON nested too deeply for a position") from None
+    except ValueError as exc:  # an integer of thousands of digits; NaN / Infinity
+        raise InputError(f"{source}: not a valid JSON position: {str(exc)[:120]}") from None
     if not isinstance(data, dict) or not isinstance(data.get("board"), list):
         raise InputError(f"{source}: JSON position needs an object with a 'board' list of row strings")
     if variant is None:
-        variant = load_variant(str(data.get("variant", "literaki")))
+        name = data.get("variant", "literaki")
+        if not isinstance(name, str):
+            raise InputError(f"{source}: JSON 'variant' must be a variant name, not {name!r}"[:200])
+        variant = load_variant(name)
     rows = data["board"]
     if not all(isinstance(r, str) for r in rows):
         raise InputError(f"{source}: JSON 'board' must be a list of strings")
@@ -233,17 +259,25 @@ def read_json(text: str, variant: Variant | None, source: str) -> Position:
     scores = data.get("scores", [])
     if not isinstance(racks, list) or not all(isinstance(r, str) for r in racks):
         raise InputError(f"{source}: JSON 'racks' must be a list of strings")
-    if not isinstance(scores, list) or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores):
-        raise InputError(f"{source}: JSON 'scores' must be a list of integers")
+    if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < MAX_NUMBER for s in scores):
+        raise InputError(f"{source}: JSON 'scores' must be a list of integers below {MAX_NUMBER:,}")
     zero_turns = data.get("zero_turns", 0)
-    if not isinstance(zero_turns, int) or isinstance(zero_turns, bool) or zero_turns < 0:
-        raise InputError(f"{source}: JSON 'zero_turns' must be a non-negative integer")
+    if not _is_int(zero_turns) or not 0 <= zero_turns < MAX_NUMBER:
+        raise InputError(f"{source}: JSON 'zero_turns' must be a non-negative integer below {MAX_NUMBER:,}")
     opcodes = data.get("opcodes", {})
     if not isinstance(opcodes, dict):
         raise InputError(f"{source}: JSON 'opcodes' must be an object")
     racks = [normalize_rack(r, f"{source}: JSON rack") for r in racks]
     return Position(variant, board, racks if any(racks) else [], scores, zero_turns,
                     {str(k): str(v) for k, v in opcodes.items()})  # fmt: skip
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a position can hold")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def position_to_json(position: Position) -> dict:
@@ -271,22 +305,60 @@ def read_position(text: str, source: str, variant: Variant | None = None, fmt: s
     raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
 
 
+#: A position file is small; reading stops here so a device or a huge file cannot exhaust memory.
+MAX_POSITION_BYTES = 1 << 20
+
+
+def _decode(data: bytes, source: str) -> str:
+    """UTF-8 text of a position, or an InputError naming the line of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"{source}:{line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
+
+
+def _read_limited(stream, source: str) -> str:
+    data = stream.read(MAX_POSITION_BYTES + 1)
+    if len(data) > MAX_POSITION_BYTES:
+        raise InputError(f"{source}: more than {MAX_POSITION_BYTES:,} bytes: not a position")
+    return _decode(data, source)
+
+
+def _existing_path(arg: str) -> Path | None:
+    """``arg`` as a path that exists (a file, a pipe such as /dev/fd/N, a directory), else None."""
+    if "\0" in arg:
+        return None
+    try:
+        path = Path(arg)
+        return path if path.exists() else None
+    except OSError as exc:  # a name too long, a loop of links, ...
+        if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
+            return None  # a long CGP string given directly
+        raise InputError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: cannot open: {exc.strerror}") from None
+
+
 def load_position(arg: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
-    """A position from a file path, '-' (stdin), or a CGP string given directly."""
+    """A position from a file path (a pipe such as ``<(cat board.txt)`` too), '-' (stdin), or a
+    CGP string given directly."""
     if arg == "-":
-        return read_position(sys.stdin.read(), "<stdin>", variant, fmt)
-    path = Path(arg)
-    if path.is_file():
+        stdin = getattr(sys.stdin, "buffer", None)  # a test may replace stdin by a text stream
+        text = _read_limited(stdin, "<stdin>") if stdin is not None else sys.stdin.read()
+        return read_position(text, "<stdin>", variant, fmt)
+    path = _existing_path(arg)
+    if path is not None:
+        if path.is_dir():
+            raise InputError(f"{arg}: is a directory, not a position file")
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InputError(f"{arg}: not UTF-8 text") from None
+            with path.open("rb") as stream:
+                text = _read_limited(stream, arg)
         except OSError as exc:
             raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
         return read_position(text, arg, variant, fmt)
     if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
         return read_position(arg, "CGP argument", variant, fmt or "cgp")
-    raise InputError(f"{arg}: no such position file (give a board text, CGP or JSON file, '-', or a CGP string)")
+    shown = arg[:80] + ("..." if len(arg) > 80 else "")
+    raise InputError(f"{shown}: no such position file (give a board text, CGP or JSON file, '-', or a CGP string)")
 
 
 def write_position(position: Position, fmt: str) -> str:
