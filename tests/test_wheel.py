@@ -1,0 +1,178 @@
+"""The package as users get it: built into a wheel, installed in a fresh venv, run from elsewhere.
+
+An editable install reads its data files (variants, levels, locales) from the source tree, so a
+file missing from the package data only shows in a real install: `literaki play` once crashed in
+every such install because locales/*.toml was not shipped.  Here the `literaki` package comes
+only from the wheel; the dependencies come from the test's own environment through a .pth file
+(nothing is downloaded), and the commands run in a temporary directory, not the repository.
+
+The commands run with NUMBA_DISABLE_JIT=1 (except one check-word run) so that compiling every
+kernel afresh in the new install does not dominate the run; the kernels are tested elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import shutil
+import site
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+VERSION = PYPROJECT["project"]["version"]
+PACKAGES = ("literaki_cli", "lexicon_build")
+WORDS = ["kot", "koty", "kotła", "żółw", "zerwą", "imion", "pasek", "ruchy", "ala", "ma"]
+GRID = ["kotła", "zerwą", "imion", "pasek", "ruchy"]
+
+
+def _setuptools_can_build() -> bool:
+    """True when this environment's setuptools meets the build requirement (no isolation needed)."""
+    try:
+        major = int(importlib.metadata.version("setuptools").split(".")[0])
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return major >= 77
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel, built from a copy of the sources (the build writes build/ and egg-info there)."""
+    work = tmp_path_factory.mktemp("wheel")
+    src = work / "src"
+    src.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.pyc")
+    for name in PACKAGES:
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    isolation = ["--no-build-isolation"] if _setuptools_can_build() else []
+    out = work / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(out), str(src)],
+        check=True,
+        timeout=300,
+    )
+    (built,) = out.glob("literaki-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def install(wheel, tmp_path_factory) -> Path:
+    """A fresh venv holding the wheel; returns its bin directory."""
+    env_dir = tmp_path_factory.mktemp("venv") / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
+         str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    # The dependencies: this environment's site-packages, appended as plain paths.  A path line in a
+    # .pth file does not run the .pth files inside it, so the editable install's import hook there
+    # stays inactive and `literaki_cli` can only come from the wheel.
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
+    ours = [p for p in sorted(ours) if Path(p).is_dir() and Path(p).resolve() != ROOT]
+    (Path(purelib) / "literaki-test-deps.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
+    return env_dir / "bin"
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("elsewhere")
+
+
+def _env(jit: bool = False) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LITERAKI_LEXICON", "PYTHONHOME")}
+    env["PYTHONNOUSERSITE"] = "1"
+    env["COLUMNS"] = "120"
+    if not jit:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    return env
+
+
+def _run(bin_dir: Path, cwd: Path, *args: str, stdin: str | None = None, jit: bool = False):
+    return subprocess.run(
+        [str(bin_dir / "literaki"), *args],
+        cwd=cwd, input=stdin, capture_output=True, text=True, env=_env(jit), timeout=180,
+    )
+
+
+def test_wheel_holds_every_data_file_and_the_license(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    data = [p.relative_to(ROOT).as_posix() for name in PACKAGES for p in (ROOT / name).rglob("*.toml")]
+    assert any(d.startswith("literaki_cli/locales/") for d in data)
+    missing = [d for d in data if d not in names]
+    assert missing == [], f"data files not in the wheel (pyproject package-data): {missing}"
+    licenses = [n for n in names if n.endswith("/LICENSE") and ".dist-info/" in n]
+    assert licenses, "LICENSE is not in the wheel's dist-info"
+    shipped = zipfile.ZipFile(wheel).read(licenses[0]).decode()
+    assert shipped == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    metadata = zipfile.ZipFile(wheel).read(f"literaki-{VERSION}.dist-info/METADATA").decode()
+    assert "License-Expression: MIT" in metadata
+
+
+def test_installed_package_comes_only_from_the_wheel(install, workdir):
+    probe = (
+        "import json, sys, literaki_cli, lexicon_build;"
+        "print(json.dumps([literaki_cli.__file__, lexicon_build.__file__, sys.path]))"
+    )
+    out = subprocess.run(
+        [str(install / "python"), "-c", probe], cwd=workdir, capture_output=True, text=True, env=_env(), check=True
+    ).stdout
+    cli_file, build_file, path = json.loads(out)
+    env_dir = install.parent.resolve()
+    for module_file in (cli_file, build_file):
+        assert Path(module_file).resolve().is_relative_to(env_dir), module_file
+    assert str(ROOT) not in path and "" not in path[1:]
+
+
+def test_commands_run_from_the_installed_wheel(install, workdir):
+    version = _run(install, workdir, "--version")
+    assert version.returncode == 0 and version.stdout.strip() == f"literaki {VERSION}"
+
+    (workdir / "words.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
+    built = _run(install, workdir, "build-lexicon", "words.txt", "-o", "small.lexicon")
+    assert built.returncode == 0, built.stderr
+    lexicon = ["--lexicon", "small.lexicon"]
+
+    # One run with the JIT on: the kernels compile (and cache) inside the installed package.
+    check = _run(install, workdir, "check-word", *lexicon, "kot", jit=True)
+    assert (check.returncode, check.stdout.split()) == (0, ["kot", "valid"]), check.stderr
+    check = _run(install, workdir, "check-word", *lexicon, "kot", "kotek")
+    assert check.returncode == 1 and check.stdout.split()[:4] == ["kot", "valid", "kotek", "invalid"]
+
+    for lang, quit_command in (("pl", "koniec"), ("en", "quit")):
+        texts = tomllib.loads((ROOT / "literaki_cli" / "locales" / f"{lang}.toml").read_text(encoding="utf-8"))
+        # quit, then Enter at the offer to save the game (skip it)
+        played = _run(install, workdir, "play", *lexicon, "--lang", lang, "--seed", "1", stdin=f"{quit_command}\n\n")
+        assert played.returncode == 0, played.stderr
+        assert texts["text"]["welcome"].split("(")[0] in played.stdout
+        assert texts["text"]["goodbye"] in played.stdout
+
+    simulated = _run(install, workdir, "simulate", *lexicon, "--games", "2", "--players", "latwy,normalny",
+                     "--seed", "1", "--out", "sim")
+    assert simulated.returncode == 0, simulated.stderr
+    games = (workdir / "sim" / "games.csv").read_text(encoding="utf-8").splitlines()
+    assert len(games) == 3 and (workdir / "sim" / "report.md").is_file()
+
+    (workdir / "grid.txt").write_text("\n".join(GRID) + "\n", encoding="utf-8")
+    anagram = _run(install, workdir, "anagram", *lexicon, "grid.txt", "--json")
+    assert anagram.returncode == 0, anagram.stderr
+    found = {w["word"].lower() for w in json.loads(anagram.stdout)["words"]}
+    assert found == {"kot", "kotła", "zerwą", "imion", "pasek", "ruchy", "ma"}  # m-a: down a column
