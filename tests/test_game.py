@@ -144,11 +144,70 @@ def test_exchange_choice_keeps_blanks_and_keepers():
 def test_levels_file_errors(tmp_path):
     bad = tmp_path / "l.toml"
     bad.write_text('[x]\nvocabulary = "all"\n', encoding="utf-8")
-    with pytest.raises(LiterakiError, match=r"\[x\]: missing or bad key"):
+    with pytest.raises(LiterakiError, match=r"\[x\]: missing key 'quantile'"):
         load_levels(bad)
     bad.write_text('[x]\nvocabulary = "most"\nquantile = [1, 2]\nexchange_below = 1\n', encoding="utf-8")
     with pytest.raises(LiterakiError, match="vocabulary"):
         load_levels(bad)
+
+
+GOOD_LEVEL = {"vocabulary": '"all"', "quantile": "[1.0, 2.0]", "exchange_below": "3", "keep": '"ae"',
+              "keep_max": "2", "forced_exchange_bonus": "1.5"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("quantile", "[nan, 1]", r"key 'quantile': nan is not between 0 and 1e\+06"),
+        ("quantile", "[1, inf]", "key 'quantile': inf is not between"),
+        ("quantile", "[-0.5, 1]", "key 'quantile': -0.5 is not between"),
+        ("quantile", "[1e300, 1]", "key 'quantile': 1e[+]300 is not between"),
+        ("quantile", "[1e-300, 1]", "key 'quantile': 1e-300 is neither 0 nor at least"),
+        ("quantile", "[1, 2, 3]", r"key 'quantile' must be \[alpha, beta\]"),
+        ("quantile", '["a", 1]', "key 'quantile': 'a' is not a number"),
+        ("quantile", "[true, 1]", "key 'quantile': True is not a number"),
+        ("exchange_below", "3000000000", "key 'exchange_below': 3000000000 is not between"),
+        ("exchange_below", "2.5", "key 'exchange_below': 2.5 is not a whole number"),
+        ("keep_max", "-1", "key 'keep_max': -1 is not between 0 and"),
+        ("keep_max", "10000000000", "key 'keep_max': 10000000000 is not between"),
+        ("forced_exchange_bonus", "nan", "key 'forced_exchange_bonus': nan"),
+        ("forced_exchange_bonus", "1e308", "key 'forced_exchange_bonus': 1e[+]308"),
+        ("keep", '"AE"', "key 'keep' must be lower-case Polish letters"),
+        ("keep", "5", "key 'keep' must be a string"),
+        ("title", "[1]", "key 'title' must be a string"),
+        ("quantil", "[1, 1]", "unknown key 'quantil'"),
+    ],
+)
+def test_every_number_of_a_levels_file_is_checked(tmp_path, key, value, message):
+    spec = {**GOOD_LEVEL, key: value}
+    path = tmp_path / "levels.toml"
+    path.write_text("[x]\n" + "".join(f"{k} = {v}\n" for k, v in spec.items()), encoding="utf-8")
+    with pytest.raises(LiterakiError, match=rf"levels.toml \[x\]: {message}"):
+        load_levels(path)
+    path.write_text("[x]\n" + "".join(f"{k} = {v}\n" for k, v in GOOD_LEVEL.items()), encoding="utf-8")
+    level = load_levels(path)["x"]  # the same file with good values loads
+    assert (level.alpha, level.beta, level.exchange_below, level.keep, level.keep_max) == (1.0, 2.0, 3, "ae", 2)
+
+
+def test_a_levels_file_with_no_level_or_a_bare_value_is_refused(tmp_path):
+    path = tmp_path / "levels.toml"
+    for text, message in (("", "no level defined"), ("x = 1\n", r"\[x\]: a level is a table")):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(LiterakiError, match=message):
+            load_levels(path)
+
+
+def test_simulate_refuses_a_nan_levels_file_with_exit_2(game_lexicon, tmp_path, capsys):
+    from literaki_cli.cli import main
+
+    lexicon, _ = game_lexicon
+    levels = tmp_path / "nan.toml"
+    levels.write_text('[x]\nvocabulary = "all"\nquantile = [nan, 1]\nexchange_below = 0\n', encoding="utf-8")
+    code = main(["simulate", "--games", "2", "--players", "x,x", "--workers", "1", "--out", str(tmp_path / "o"),
+                 "--lexicon", str(lexicon.path), "--levels", str(levels)])  # fmt: skip
+    assert code == 2
+    assert "nan.toml [x]: key 'quantile': nan is not between" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
 
 
 def config_for(lexicon, levels, games=6, **kw):

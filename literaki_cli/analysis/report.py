@@ -38,12 +38,30 @@ def p_value(successes: float, n: int, p0: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def mean_ci(values: pl.Series) -> tuple[float, float, float]:
+def mean_ci(values: pl.Series) -> tuple[float | None, float | None, float | None]:
+    """Mean and its 95 % interval; None where there is none (no value; one value has no spread),
+    so the JSON says null rather than the invalid NaN."""
     n = values.len()
-    mean = float(values.mean()) if n else float("nan")
-    sd = float(values.std()) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n) if n > 1 else float("nan")
+    if n == 0:
+        return None, None, None
+    mean = float(values.mean())
+    if n == 1:
+        return mean, None, None
+    half = Z95 * float(values.std()) / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+def interval_text(bounds: list[float | None], scale: float = 1.0) -> str:
+    """``(lo–hi)`` for the terminal and Markdown, ``(n/a)`` for an interval one game cannot give."""
+    lo, hi = bounds
+    if lo is None or hi is None:
+        return "(n/a)"
+    return f"({scale * lo:.1f}–{scale * hi:.1f})"
+
+
+def report_json(report: dict) -> str:
+    """The report as strict JSON (no NaN or Infinity: a value without meaning is null)."""
+    return json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False)
 
 
 def load_run(out_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
@@ -52,9 +70,15 @@ def load_run(out_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
         if not path.is_file():
             raise InputError(f"{out_dir}: not a simulate output folder ({path.name} missing)")
     try:
-        return tuple(pl.read_parquet(path) for path in paths)
+        games, players, turns = (pl.read_parquet(path) for path in paths)
     except Exception as exc:  # polars reports damaged files with several exception types
         raise InputError(f"{out_dir}: cannot read the tables: {exc}") from None
+    for frame, path in ((games, paths[0]), (players, paths[1]), (turns, paths[2])):
+        if "gameID" not in frame.columns:
+            raise InputError(f"{path}: not a simulate table (no gameID column)")
+    # games.parquet is saved last: rows of games saved after it (a run stopped mid-save) are not counted
+    finished = games["gameID"].to_list()
+    return games, players.filter(pl.col("gameID").is_in(finished)), turns.filter(pl.col("gameID").is_in(finished))
 
 
 def build_report(games: pl.DataFrame, players: pl.DataFrame, turns: pl.DataFrame) -> dict:
@@ -121,6 +145,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def _range(lo: float | None, hi: float | None) -> str:
+    return "n/a" if lo is None or hi is None else f"{lo:.1f} – {hi:.1f}"
+
+
 def report_markdown(report: dict) -> str:
     lines = [f"# Self-play report: {report['games']} games", ""]
     lines += ["| player | level | games | wins | draws | win % | 95 % CI | p-value | mean score | 95 % CI | "
@@ -131,7 +159,7 @@ def report_markdown(report: dict) -> str:
         mlo, mhi = p["mean_score_ci95"]
         lines.append(
             f"| {p['player']} | {p['level']} | {p['games']} | {p['wins']} | {p['draws']} | {_pct(p['win_rate'])} | "
-            f"{_pct(lo)} – {_pct(hi)} | {p['p_value']:.2g} | {p['mean_score']:.1f} | {mlo:.1f} – {mhi:.1f} | "
+            f"{_pct(lo)} – {_pct(hi)} | {p['p_value']:.2g} | {p['mean_score']:.1f} | {_range(mlo, mhi)} | "
             f"{p['bingos_per_game']:.2f} | {p['points_per_turn']:.1f} | {p['exchanges_per_game']:.2f} | "
             f"{p['passes_per_game']:.2f} |"
         )
@@ -139,7 +167,7 @@ def report_markdown(report: dict) -> str:
     lo, hi = report["first_player_win_rate_ci95"]
     first = _pct(report["first_player_win_rate"] or 0)
     lines += ["", f"- first player wins: {first} (95 % CI {_pct(lo)} – {_pct(hi)})",
-              f"- game length: {fl['mean']:.1f} turns (95 % CI {fl['ci95'][0]:.1f} – {fl['ci95'][1]:.1f}, "
+              f"- game length: {fl['mean']:.1f} turns (95 % CI {_range(*fl['ci95'])}, "
               f"{fl['min']}..{fl['max']})",
               f"- games ended by: {', '.join(f'{k} {v}' for k, v in sorted(report['ended_by'].items()))}",
               f"- bingos per game (all players): {report['bingos_per_game']:.2f}", "",
@@ -190,13 +218,26 @@ def _finish_chart(fig, ax, xlabel: str, ylabel: str, title: str, path: Path) -> 
     return path
 
 
+def _replace_text(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (a temporary file renamed over it)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_report(out_dir: Path) -> tuple[dict, list[Path]]:
     """Compute the report of a simulate output folder; write report.md, report.json, charts."""
     games, players, turns = load_run(out_dir)
     if games.height == 0:
         raise InputError(f"{out_dir}: no finished games")
     report = build_report(games, players, turns)
-    (out_dir / "report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
-    (out_dir / "report.md").write_text(report_markdown(report), encoding="utf-8")
+    try:
+        _replace_text(out_dir / "report.json", report_json(report) + "\n")
+        _replace_text(out_dir / "report.md", report_markdown(report))
+    except OSError as exc:
+        raise InputError(f"{out_dir}: cannot write the report: {exc.strerror or exc}") from None
     charts = write_charts(out_dir, players, turns)
     return report, [out_dir / "report.md", out_dir / "report.json", *charts]

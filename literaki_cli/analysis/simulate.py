@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -194,6 +197,10 @@ _WORKER: dict = {}
 
 def _init_worker(config: RunConfig) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    for fd in _HELD_LOCKS:  # the folder lock is the parent's: a worker outliving it must not hold it
+        with suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
     _setup(config)
 
 
@@ -220,22 +227,228 @@ def play_one(game_id: int) -> GameOutput:
     return GameOutput(game_id, turns, row, player_rows, gcg)
 
 
+def game_columns(names: list[str]) -> list[str]:
+    """games.csv's columns (README): Macondo's ``gameID, <p1>_score, <p2>_score, <p1>_bingos,
+    <p2>_bingos, <p1>_turns, <p2>_turns, first`` for any number of players, then ours."""
+    per_player = [f"{name}_{key}" for key in ("score", "bingos", "turns") for name in names]
+    return ["gameID", *per_player, "first", "winner", "ended_by", "turns"]
+
+
 def _game_rows(game_id: int, game, players, stats: list[dict]) -> tuple[dict, list[dict]]:
     """The per-game row (Macondo/wolges columns plus extras) and one row per player."""
     winners = game.winners()
-    row: dict = {"gameID": game_id}
+    names = [player.name for player in players]
+    values: dict = {"gameID": game_id}
     player_rows = []
     for p, player in enumerate(players):
         for key in ("score", "bingos", "turns"):
-            row[f"{player.name}_{key}"] = stats[p][key]
+            values[f"{player.name}_{key}"] = stats[p][key]
         player_rows.append({"gameID": game_id, "player": player.name, "level": player.level.name, "seat": p,
                             "first": p == game.first, "won": p in winners and len(winners) == 1,
                             "draw": len(winners) > 1 and p in winners, **stats[p]})  # fmt: skip
-    row["first"] = players[game.first].name
-    row["winner"] = players[winners[0]].name if len(winners) == 1 else "draw"
-    row["ended_by"] = game.ended_by
-    row["turns"] = len(game.turns)
-    return row, player_rows
+    values["first"] = names[game.first]
+    values["winner"] = names[winners[0]] if len(winners) == 1 else "draw"
+    values["ended_by"] = game.ended_by
+    values["turns"] = len(game.turns)
+    return {column: values[column] for column in game_columns(names)}, player_rows
+
+
+# --------------------------------------------------------------------------- the output folder
+
+RUN_FILE = "run.json"
+LOCK_FILE = ".simulate.lock"
+TABLES = ("turns", "players", "games")  # written in this order: games.parquet names the finished games
+REPORT_FILES = ("report.md", "report.json", "score_distribution.png", "points_per_turn.png")
+PATH_SETTINGS = ("rules", "levels", "lexicon")
+_HELD_LOCKS: list[int] = []  # lock descriptors of this process; a forked worker closes its copies
+
+
+def _own_files(out_dir: Path) -> list[Path]:
+    """The files a run writes in ``out_dir`` (what --force may delete): nothing else is touched."""
+    names = [f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")] + [RUN_FILE, *REPORT_FILES]
+    files = [out_dir / name for name in names] + sorted(out_dir.glob(".*.tmp"))
+    gcg_dir = out_dir / "gcg"
+    if gcg_dir.is_dir():
+        files += sorted(gcg_dir.glob("game-*.gcg")) + sorted(gcg_dir.glob(".*.tmp"))
+    return [f for f in files if f.is_file()]
+
+
+def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """``write`` into a temporary file beside ``path``, then rename it over ``path``: a reader (or
+    an interrupted run) sees the old file or the new one, never half of one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _lock(out_dir: Path) -> int:
+    """Lock ``out_dir`` for this process (an advisory lock on a lock file, which the system
+    releases if the process dies, so no lock outlives its run).  Another run holding it is an
+    InputError.  The file is re-checked after locking: a run that finished meanwhile has
+    deleted it, and the lock must be on the file that is there."""
+    path = out_dir / LOCK_FILE
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            _try_lock(fd)
+        except OSError:
+            os.close(fd)
+            try:
+                holder = path.read_text(encoding="ascii").strip() or "?"
+            except (OSError, UnicodeDecodeError):
+                holder = "?"
+            raise InputError(f"{out_dir}: another simulate (pid {holder}) is writing there; "
+                             "wait for it or choose another --out") from None  # fmt: skip
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+    except OSError:
+        _unlock(out_dir, fd)
+        raise
+    _HELD_LOCKS.append(fd)
+    return fd
+
+
+def _try_lock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _unlock(out_dir: Path, fd: int) -> None:
+    with suppress(OSError):
+        (out_dir / LOCK_FILE).unlink()  # before closing: a waiting run then re-checks and retries
+    if fd in _HELD_LOCKS:
+        _HELD_LOCKS.remove(fd)
+    os.close(fd)
+
+
+def _prepare_folder(out_dir: Path, resume: bool, force: bool) -> None:
+    """A new run needs an empty folder (--force deletes an earlier run's files first; other
+    files are never touched); a resumed one needs the run's record."""
+    if resume:
+        if not (out_dir / RUN_FILE).is_file():
+            raise InputError(f"{out_dir}: nothing to resume (no {RUN_FILE})")
+        return
+    if force:
+        for f in _own_files(out_dir):
+            f.unlink()
+        with suppress(OSError):
+            (out_dir / "gcg").rmdir()  # only if empty
+    left = sorted(entry.name for entry in out_dir.iterdir() if entry.name != LOCK_FILE)
+    if left:
+        hint = "other files than a run's" if force else "continue its run with --resume, or replace it with --force"
+        shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
+        raise InputError(f"{out_dir}: not empty ({shown}); {hint}")
+
+
+def load_run_config(out_dir: Path) -> RunConfig:
+    """The settings of the run in ``out_dir`` (its run.json), checked field by field."""
+    path = out_dir / RUN_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"{path}: not a run record ({exc})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a run record (a JSON object)")
+    kinds = {"players": list, "games": int, "seed": int, "variant": str, "rules": (str, type(None)),
+             "levels": (str, type(None)), "lexicon": str, "gcg": bool, "game": str}  # fmt: skip
+    for key, value in data.items():
+        if key not in kinds:
+            raise InputError(f"{path}: unknown key {key!r}")
+        if not isinstance(value, kinds[key]) or (kinds[key] is int and isinstance(value, bool)):
+            raise InputError(f"{path}: key {key!r} has a bad value {value!r}")
+    for key in ("players", "games", "seed"):
+        if key not in data:
+            raise InputError(f"{path}: missing key {key!r}")
+    if not all(isinstance(p, str) for p in data["players"]) or data["games"] < 1:
+        raise InputError(f"{path}: bad 'players' or 'games'")
+    return RunConfig(**data)
+
+
+def _same_setting(key: str, recorded: Any, given: Any) -> bool:
+    if key in PATH_SETTINGS and recorded is not None and given is not None:
+        return Path(recorded).resolve() == Path(given).resolve()
+    return recorded == given
+
+
+def resumed_config(out_dir: Path, given: dict[str, Any]) -> RunConfig:
+    """The recorded settings of the run in ``out_dir``; a setting in ``given`` (what the command
+    line stated explicitly) that differs from the record is an InputError naming it."""
+    recorded = load_run_config(out_dir)
+    for key, value in given.items():
+        if not _same_setting(key, getattr(recorded, key), value):
+            raise InputError(f"{out_dir}: the run there has {key} = {getattr(recorded, key)!r}, not {value!r} "
+                             "(--resume continues it with its own settings; leave the option out)")  # fmt: skip
+    return recorded
+
+
+def _write_tables(out_dir: Path, outputs: list[GameOutput], config: RunConfig) -> None:
+    """Save every finished game: GCG files first, then turns, players and last games, each file
+    replaced whole, so whatever stops the run, games.parquet names games whose rows are saved."""
+    import polars as pl
+
+    outputs = sorted(outputs, key=lambda o: o.game_id)
+    try:
+        if config.gcg:
+            gcg_dir = out_dir / "gcg"
+            gcg_dir.mkdir(exist_ok=True)
+            for o in outputs:
+                path = gcg_dir / f"game-{o.game_id:06d}.gcg"
+                if o.gcg and not path.exists():
+                    _atomic_write(path, partial(Path.write_text, data=o.gcg, encoding="utf-8"))
+        names = [p["player"] for p in sorted(outputs[0].players, key=lambda p: p["seat"])]
+        frames = {
+            "turns": pl.DataFrame([t for o in outputs for t in o.turns], schema_overrides={"equity": pl.Float64}),
+            "players": pl.DataFrame([p for o in outputs for p in o.players]),
+            "games": pl.DataFrame([o.game for o in outputs]).select(game_columns(names)),
+        }
+        for name in TABLES:
+            _atomic_write(out_dir / f"{name}.parquet", frames[name].write_parquet)
+            _atomic_write(out_dir / f"{name}.csv", frames[name].write_csv)
+    except OSError as exc:
+        raise InputError(f"{out_dir}: cannot save the games: {exc.strerror or exc}") from None
+
+
+def _load_previous(out_dir: Path, config: RunConfig) -> list[GameOutput]:
+    """Finished games of the run in ``out_dir`` (none when it stopped before its first save)."""
+    import polars as pl
+
+    if not (out_dir / "games.parquet").is_file():
+        return []
+    try:
+        turns, players, games = (pl.read_parquet(out_dir / f"{name}.parquet").to_dicts() for name in TABLES)
+    except Exception as exc:  # polars reports damaged files with several exception types
+        raise InputError(f"{out_dir}: cannot read the tables: {exc}") from None
+    by_game: dict[int, GameOutput] = {}
+    for g in games:
+        if not isinstance(g.get("gameID"), int) or not 0 <= g["gameID"] < config.games:
+            raise InputError(f"{out_dir}/games.parquet: game {g.get('gameID')!r} is not one of this run's")
+        by_game[g["gameID"]] = GameOutput(g["gameID"], [], g, [])
+    for t in turns:
+        if t.get("gameID") in by_game:  # rows of a game saved after games.parquet was are played again
+            by_game[t["gameID"]].turns.append(t)
+    for p in players:
+        if p.get("gameID") in by_game:
+            by_game[p["gameID"]].players.append(p)
+    return list(by_game.values())
 
 
 # --------------------------------------------------------------------------- the run
@@ -249,51 +462,143 @@ class RunResult:
     seconds: float = 0.0
 
 
-def _write_tables(out_dir: Path, outputs: list[GameOutput], config: RunConfig) -> None:
-    import polars as pl
+class _Interrupts:
+    """Ctrl-C while games are played stops the run once (KeyboardInterrupt); while games are
+    being saved, and after the first, every further Ctrl-C is only noted, so no number of them
+    can lose a finished game."""
 
-    outputs = sorted(outputs, key=lambda o: o.game_id)
-    turns = pl.DataFrame([t for o in outputs for t in o.turns], schema_overrides={"equity": pl.Float64})
-    games = pl.DataFrame([o.game for o in outputs])
-    players = pl.DataFrame([p for o in outputs for p in o.players])
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, frame in (("turns", turns), ("games", games), ("players", players)):
-        tmp = out_dir / f".{name}.parquet.tmp"
-        frame.write_parquet(tmp)
-        tmp.replace(out_dir / f"{name}.parquet")
-        frame.write_csv(out_dir / f"{name}.csv")
-    (out_dir / "run.json").write_text(json.dumps(asdict(config), indent=2), encoding="utf-8")
-    if config.gcg:
-        gcg_dir = out_dir / "gcg"
-        gcg_dir.mkdir(exist_ok=True)
-        for o in outputs:
-            path = gcg_dir / f"game-{o.game_id:06d}.gcg"
-            if o.gcg and not path.exists():
-                path.write_text(o.gcg, encoding="utf-8")
+    def __init__(self) -> None:
+        self.saving = True
+        self.pending = False
+        self.previous: Any = None
+        self.installed = threading.current_thread() is threading.main_thread()
+
+    def __enter__(self) -> _Interrupts:
+        if self.installed:
+            self.previous = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _on_sigint(self, signum: int, frame: object) -> None:
+        first = not self.pending
+        self.pending = True
+        if first and not self.saving:
+            self.saving = True
+            raise KeyboardInterrupt
+
+    def play(self) -> None:
+        """Games are being played: a Ctrl-C now (or one noted while saving) stops them."""
+        self.saving = False
+        if self.pending:
+            self.saving = True
+            raise KeyboardInterrupt
+
+    def save(self) -> None:
+        self.saving = True
 
 
-def _load_previous(out_dir: Path, config: RunConfig) -> list[GameOutput]:
-    """Finished games of an earlier run in ``out_dir`` (for --resume)."""
-    import polars as pl
+@dataclass
+class RunFolder:
+    """An output folder claimed by one run: locked, writable, with the run's settings and the
+    games already finished there.  :meth:`play` plays the rest."""
 
-    run_file = out_dir / "run.json"
-    if not run_file.is_file():
-        raise InputError(f"{out_dir}: nothing to resume (no run.json)")
-    previous = json.loads(run_file.read_text(encoding="utf-8"))
-    for key in ("players", "seed", "variant", "rules", "levels", "game"):
-        if previous.get(key) != getattr(config, key):
-            raise InputError(
-                f"{out_dir}: the run there has {key} = {previous.get(key)!r}, not {getattr(config, key)!r}"
-            )
-    turns = pl.read_parquet(out_dir / "turns.parquet").to_dicts()
-    games = pl.read_parquet(out_dir / "games.parquet").to_dicts()
-    players = pl.read_parquet(out_dir / "players.parquet").to_dicts()
-    by_game: dict[int, GameOutput] = {g["gameID"]: GameOutput(g["gameID"], [], g, []) for g in games}
-    for t in turns:
-        by_game[t["gameID"]].turns.append(t)
-    for p in players:
-        by_game[p["gameID"]].players.append(p)
-    return list(by_game.values())
+    path: Path | None
+    config: RunConfig
+    done: list[GameOutput]
+    interrupts: _Interrupts
+
+    def play(self, workers: int, on_game: Callable[[GameOutput], None] | None = None) -> RunResult:
+        """Play the games of the run not finished yet; save them as they come and at the end.
+        On return, Ctrl-C stays deferred until the folder is released (the report is saving too)."""
+        config, out_dir, gate = self.config, self.path, self.interrupts
+        result = RunResult(config, list(self.done))
+        finished = {o.game_id for o in self.done}
+        pending = [g for g in range(config.games) if g not in finished]
+        started = last_checkpoint = time.perf_counter()
+        pool = None
+        try:
+            if pending and workers > 1:
+                # created while Ctrl-C is deferred: the forked workers then ignore it (the parent handles it)
+                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config,))
+                chunk = max(1, min(8, len(pending) // (workers * 8)))
+                results = pool.imap_unordered(play_one, pending, chunksize=chunk)
+            elif pending:
+                _setup(config)
+                results = map(play_one, pending)
+            else:
+                results = iter(())
+            gate.play()
+            for output in results:
+                result.outputs.append(output)
+                if on_game:
+                    on_game(output)
+                if out_dir and time.perf_counter() - last_checkpoint > CHECKPOINT_SECONDS:
+                    gate.save()
+                    _write_tables(out_dir, result.outputs, config)
+                    last_checkpoint = time.perf_counter()
+                    gate.play()
+        except KeyboardInterrupt:
+            result.interrupted = True
+        finally:
+            gate.save()
+            if pool is not None:
+                if result.interrupted:
+                    pool.terminate()
+                else:
+                    pool.close()
+                pool.join()
+        result.seconds = time.perf_counter() - started
+        result.outputs.sort(key=lambda o: o.game_id)
+        if out_dir and len(result.outputs) > len(self.done):
+            _write_tables(out_dir, result.outputs, config)
+        return result
+
+
+@contextmanager
+def open_run(
+    out_dir: Path | None, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
+    given: dict[str, Any] | None = None,
+) -> Iterator[RunFolder]:
+    """Claim ``out_dir`` for a run before any game: create it, lock it, check it is writable and
+    either empty (a new run of ``config``; ``force`` deletes an earlier run's files) or holding a
+    run to resume (its run.json gives every setting; ``given`` settings must agree with it).
+    InputError for anything in the way.  Ctrl-C is deferred while the folder is held, except
+    while :meth:`RunFolder.play` plays games."""
+    if resume and out_dir is None:
+        raise InputError("--resume needs the run's folder")
+    if not resume:
+        if config is None:
+            raise ValueError("a new run needs its config")
+        check_run_config(config)
+    with _Interrupts() as interrupts:
+        if out_dir is None:
+            yield RunFolder(None, config, [], interrupts)
+            return
+        try:
+            if not resume:
+                out_dir.mkdir(parents=True, exist_ok=True)
+            elif not out_dir.is_dir():
+                raise InputError(f"{out_dir}: no such run folder")
+            fd = _lock(out_dir)
+        except OSError as exc:
+            raise InputError(f"{out_dir}: cannot write there: {exc.strerror or exc}") from None
+        try:
+            _prepare_folder(out_dir, resume, force)
+            if resume:
+                config = resumed_config(out_dir, given or {})
+                check_run_config(config)
+            else:
+                record = json.dumps(asdict(config), indent=2) + "\n"
+                try:
+                    _atomic_write(out_dir / RUN_FILE, partial(Path.write_text, data=record, encoding="utf-8"))
+                except OSError as exc:
+                    raise InputError(f"{out_dir}: cannot write there: {exc.strerror or exc}") from None
+            yield RunFolder(out_dir, config, _load_previous(out_dir, config) if resume else [], interrupts)
+        finally:
+            _unlock(out_dir, fd)
 
 
 def run_simulation(
@@ -302,40 +607,10 @@ def run_simulation(
     out_dir: Path | None,
     resume: bool = False,
     on_game: Callable[[GameOutput], None] | None = None,
+    force: bool = False,
 ) -> RunResult:
-    """Play ``config.games`` games (minus those already in ``out_dir`` with ``resume``)."""
-    check_run_config(config)
-    done = _load_previous(out_dir, config) if resume and out_dir else []
-    result = RunResult(config, list(done))
-    finished = {o.game_id for o in done}
-    pending = [g for g in range(config.games) if g not in finished]
-    started = last_checkpoint = time.perf_counter()
-    pool = None
-    try:
-        if workers <= 1:
-            _setup(config)
-            results = map(play_one, pending)
-        else:
-            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config,))
-            results = pool.imap_unordered(play_one, pending, chunksize=max(1, min(8, len(pending) // (workers * 8))))
-        for output in results:
-            result.outputs.append(output)
-            if on_game:
-                on_game(output)
-            if out_dir and time.perf_counter() - last_checkpoint > CHECKPOINT_SECONDS:
-                _write_tables(out_dir, result.outputs, config)
-                last_checkpoint = time.perf_counter()
-    except KeyboardInterrupt:
-        result.interrupted = True
-    finally:
-        if pool is not None:
-            if result.interrupted:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
-    result.seconds = time.perf_counter() - started
-    result.outputs.sort(key=lambda o: o.game_id)
-    if out_dir and result.outputs:
-        _write_tables(out_dir, result.outputs, config)
-    return result
+    """Play ``config.games`` games into ``out_dir`` (see :func:`open_run`); with ``resume``, only
+    those not finished there, and ``config`` must be the run's own."""
+    given = {k: v for k, v in asdict(config).items()} if resume else None
+    with open_run(out_dir, None if resume else config, resume=resume, force=force, given=given) as run:
+        return run.play(workers, on_game)

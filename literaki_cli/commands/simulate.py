@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Annotated
@@ -18,18 +17,30 @@ from literaki_cli.commands.common import (
     app,
 )
 
+# The options that are settings of a run (recorded in run.json): on --resume they come from the
+# record, and one stated on the command line must agree with it.
+RUN_SETTINGS = ("games", "players", "seed", "variant", "game", "rules", "levels", "gcg", "lexicon")
+
 
 @app.command("simulate")
 def simulate_command(
+    ctx: typer.Context,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
     players: Annotated[
         str, typer.Option("--players", "-p", help="Comma-separated levels: latwy, normalny, trudny, mistrz.")
     ] = "trudny,normalny",
     seed: Annotated[int, typer.Option(help="Seed of every game's bag and choices.")] = 1,
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for tables, GCG and report.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Folder for tables, GCG and report (new or empty).")
+    ] = None,
     gcg: Annotated[bool, typer.Option("--gcg", help="Also write one GCG file per game.")] = False,
-    resume: Annotated[Path | None, typer.Option("--resume", help="Continue the run in this folder.")] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the run in this folder, with its recorded settings.")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an earlier run in --out (deletes its tables, report and GCG).")
+    ] = False,
     levels: Annotated[
         Path | None, typer.Option("--levels", help="Level parameters (TOML) instead of the built-in.")
     ] = None,
@@ -41,42 +52,61 @@ def simulate_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Computer-vs-computer games, with per-turn and per-game tables and a statistics report."""
-    from dataclasses import replace
     from datetime import datetime
 
     from tqdm import tqdm
 
-    from literaki_cli.analysis.simulate import RunConfig, check_run_config, run_simulation
+    from literaki_cli.analysis.report import write_report
+    from literaki_cli.analysis.simulate import RunConfig, open_run
     from literaki_cli.engine.lexicon import Lexicon, resolve_lexicon_path
     from literaki_cli.errors import InputError
 
-    config = RunConfig(
-        players=[p.strip() for p in players.split(",") if p.strip()], games=games, seed=seed, variant=variant,
-        rules=str(rules) if rules else None, levels=str(levels) if levels else None, gcg=gcg, game=game,
-    )  # fmt: skip
-    check_run_config(config)
-    if resume is not None and out is not None and resume != out:
-        raise InputError("give either --out or --resume (the run continues in its own folder)")
-    out_dir = resume or out or Path(f"sim-{datetime.now():%Y%m%d-%H%M%S}")
-    lexicon_path = resolve_lexicon_path(lexicon)
-    config = replace(config, lexicon=str(lexicon_path.resolve()))
-    Lexicon.open(lexicon_path)  # a bad lexicon fails here, once, not in every worker
-    n_workers = workers or os.cpu_count() or 1
-    bar = tqdm(total=games, unit="game", desc="simulating", disable=None, smoothing=0.05)
-    result = run_simulation(config, n_workers, out_dir, resume=resume is not None, on_game=lambda _: bar.update(1))
-    bar.update(len(result.outputs) - bar.n)
-    bar.close()
-    if not result.outputs:
-        raise InputError("no game finished", exit_code=EXIT_INTERRUPTED if result.interrupted else EXIT_ERROR)
-    from literaki_cli.analysis.report import write_report
-
-    report, files = write_report(out_dir)
+    settings = {
+        "games": games, "players": [p.strip() for p in players.split(",") if p.strip()], "seed": seed,
+        "variant": variant, "game": game, "rules": _absolute(rules), "levels": _absolute(levels), "gcg": gcg,
+        "lexicon": str(resolve_lexicon_path(lexicon).resolve()) if resume is None or lexicon else None,
+    }  # fmt: skip
+    if resume is not None:
+        if force:
+            raise InputError("--force replaces a run; --resume continues one: give one of them")
+        if out is not None and out.resolve() != resume.resolve():
+            raise InputError("give either --out or --resume (the run continues in its own folder)")
+        given = {key: settings[key] for key in RUN_SETTINGS if _stated(ctx, key)}
+        run_context = open_run(resume, resume=True, given=given)
+        out_dir = resume
+    else:
+        out_dir = out or Path(f"sim-{datetime.now():%Y%m%d-%H%M%S}")
+        Lexicon.open(Path(settings["lexicon"]))  # a bad lexicon fails here, once, before the folder is made
+        run_context = open_run(out_dir, RunConfig(**settings), force=force)
+    with run_context as run:
+        if resume is not None:
+            Lexicon.open(Path(run.config.lexicon))
+        total = run.config.games
+        bar = tqdm(total=total, initial=len(run.done), unit="game", desc="simulating", disable=None, smoothing=0.05)
+        result = run.play(workers or os.cpu_count() or 1, on_game=lambda _: bar.update(1))
+        bar.close()
+        if not result.outputs:
+            hint = f"; continue with --resume {out_dir}" if result.interrupted else ""
+            raise InputError(f"no game finished{hint}",
+                             exit_code=EXIT_INTERRUPTED if result.interrupted else EXIT_ERROR)  # fmt: skip
+        report, files = write_report(out_dir)
     _print_report(report)
     played = len(result.outputs)
     typer.echo(f"{played} games in {out_dir}/ ({', '.join(f.name for f in files)})", err=True)
     if result.interrupted:
-        typer.echo(f"interrupted: {played} of {games} games kept; continue with --resume {out_dir}", err=True)
+        typer.echo(f"interrupted: {played} of {total} games kept; continue with --resume {out_dir}", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _stated(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not left at its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def _absolute(path: Path | None) -> str | None:
+    """A file setting as recorded in run.json: absolute, so --resume finds it from any folder."""
+    return str(path.resolve()) if path else None
 
 
 @app.command("report")
@@ -85,29 +115,46 @@ def report_command(
     json_out: JsonOption = False,
 ) -> None:
     """Recompute the statistics report of a simulate run (tables, Markdown, JSON, charts)."""
-    from literaki_cli.analysis.report import write_report
+    from literaki_cli.analysis.report import report_json, write_report
 
     report, _ = write_report(folder)
     if json_out:
-        typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        typer.echo(report_json(report))
     else:
         _print_report(report)
 
 
-def _print_report(report: dict) -> None:
+def _report_console():
+    """Rich on a terminal (tables fit its width, wrapping rather than cutting numbers); plain
+    text at full width otherwise, so a pipe or a file gets every number whole."""
+    import sys
+
     from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(highlight=False, width=100_000, color_system=None, soft_wrap=True)
+
+
+def _print_report(report: dict, console=None) -> None:
     from rich.table import Table
 
-    console = Console(highlight=False)
-    table = Table(title=f"{report['games']} games")
-    for col in ("player", "level", "win % (95 % CI)", "p", "mean score (95 % CI)", "bingos", "pts/turn"):
-        table.add_column(col, justify="left" if col in ("player", "level") else "right")
+    from literaki_cli.analysis.report import interval_text
+
+    console = console or _report_console()
+    rows = []
     for p in report["players"]:
-        lo, hi = p["win_rate_ci95"]
-        mlo, mhi = p["mean_score_ci95"]
-        table.add_row(p["player"], p["level"], f"{100 * p['win_rate']:.1f} ({100 * lo:.1f}–{100 * hi:.1f})",
-                      f"{p['p_value']:.2g}", f"{p['mean_score']:.1f} ({mlo:.1f}–{mhi:.1f})",
-                      f"{p['bingos_per_game']:.2f}", f"{p['points_per_turn']:.1f}")  # fmt: skip
+        rows.append([p["player"], p["level"], f"{100 * p['win_rate']:.1f} {interval_text(p['win_rate_ci95'], 100)}",
+                     f"{p['p_value']:.2g}", f"{p['mean_score']:.1f} {interval_text(p['mean_score_ci95'])}",
+                     f"{p['bingos_per_game']:.2f}", f"{p['points_per_turn']:.1f}"])  # fmt: skip
+    table = Table(title=f"{report['games']} games")
+    for i, col in enumerate(("player", "level", "win % (95 % CI)", "p", "mean score (95 % CI)", "bingos", "pts/turn")):
+        # a column never narrower than its longest number: on a narrow terminal a cell wraps
+        # between the value and its interval instead of cutting either
+        longest = max((len(word) for row in rows for word in row[i].split()), default=1)
+        table.add_column(col, justify="left" if i < 2 else "right", min_width=longest, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     fl = report["game_length_turns"]
     console.print(f"first player wins {100 * (report['first_player_win_rate'] or 0):.1f} %; "

@@ -55,41 +55,89 @@ class GridRules:
         return GridRules(**{**self.__dict__, "class_values": tuple(values)})
 
 
+# Bounds of a grid rules file's numbers: the search keeps paths of at most 16 cells and works
+# in int64, so these keep every grid searchable and every score far from overflow.
+GRID_SIZE_RANGE = (2, 8)
+POINTS_RANGE = (0, 1000)
+ROUNDS_RANGE = (1, 10_000)
+PLAYERS_RANGE = (1, 16)
+
+
+def check_class_values(values: object, where: str, classes: int) -> tuple[int, ...]:
+    """Class values as whole numbers in ``POINTS_RANGE``, one per class; InputError naming ``where``."""
+    if not isinstance(values, list | tuple) or len(values) != classes:
+        raise InputError(f"{where}: needs one whole number per class ({classes})")
+    return tuple(_whole(v, where, *POINTS_RANGE) for v in values)
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what}: {value!r} is not a whole number")
+    if not low <= value <= high:
+        raise InputError(f"{what}: {value} is not between {low} and {high}")
+    return value
+
+
+def _table(data: dict, key: str, where: str) -> dict:
+    table = data.get(key)
+    if not isinstance(table, dict):
+        raise InputError(f"{where}: missing table [{key}]")
+    return table
+
+
 def load_grid_rules(rules_file: Path | None = None) -> GridRules:
+    """The grid game's rules (``grid5.toml`` or the user's file), every key and number checked:
+    InputError naming the file, the table and the key otherwise."""
     where = str(rules_file) if rules_file else "grid5.toml"
     try:
         text = Path(rules_file).read_text(encoding="utf-8") if rules_file else (
             resources.files("literaki_cli") / "games" / "grid5.toml").read_text(encoding="utf-8")  # fmt: skip
         data = tomllib.loads(text)
-        grid, game = data["grid"], data["game"]
-        classes = grid["classes"]
-        class_of = {}
-        for k, letters in enumerate(classes, 1):
-            for ch in letters:
-                if ch not in alphabet.POLISH_LETTERS:
-                    raise InputError(f"{where} [grid]: key 'classes': {ch!r} is not a Polish letter")
-                class_of[ch] = k
-        missing = [ch for ch in alphabet.POLISH_LETTERS if ch not in class_of]
-        if missing:
-            raise InputError(f"{where} [grid]: key 'classes' leaves out {', '.join(missing)}")
-        values = tuple(int(v) for v in grid["class_values"])
-        if len(values) != len(classes):
-            raise InputError(f"{where} [grid]: 'class_values' needs one value per class ({len(classes)})")
-        return GridRules(
-            size=int(grid["size"]), min_word_length=int(grid["min_word_length"]),
-            letter_points=int(grid["letter_points"]), class_of=class_of, class_values=values,
-            rounds=int(game["rounds"]), reshuffles_per_player=int(game["reshuffles_per_player"]),
-            min_players=int(game["min_players"]), max_players=int(game["max_players"]),
-            frequencies_from=str(data["draw"]["frequencies_from"]),
-            letter_frequencies=_letter_frequencies(str(data["draw"]["frequencies_from"]), where),
-            name=str(data.get("name", "grid5")),
-        )  # fmt: skip
     except OSError as exc:
-        raise InputError(f"{where}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{where}: not valid TOML: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"{where}: missing or bad key {exc}") from None
+    grid, game, draw = (_table(data, key, where) for key in ("grid", "game", "draw"))
+
+    def number(table: dict, section: str, key: str, low: int, high: int) -> int:
+        if key not in table:
+            raise InputError(f"{where} [{section}]: missing key {key!r}")
+        return _whole(table[key], f"{where} [{section}]: key {key!r}", low, high)
+
+    classes = grid.get("classes")
+    if not isinstance(classes, list) or not classes or not all(isinstance(c, str) for c in classes):
+        raise InputError(f"{where} [grid]: key 'classes' must be a list of strings of letters")
+    class_of = {}
+    for k, letters in enumerate(classes, 1):
+        for ch in letters:
+            if ch not in alphabet.POLISH_LETTERS:
+                raise InputError(f"{where} [grid]: key 'classes': {ch!r} is not a Polish letter")
+            class_of[ch] = k
+    missing = [ch for ch in alphabet.POLISH_LETTERS if ch not in class_of]
+    if missing:
+        raise InputError(f"{where} [grid]: key 'classes' leaves out {', '.join(missing)}")
+    if "class_values" not in grid:
+        raise InputError(f"{where} [grid]: missing key 'class_values'")
+    values = check_class_values(grid["class_values"], f"{where} [grid]: key 'class_values'", len(classes))
+    size = number(grid, "grid", "size", *GRID_SIZE_RANGE)
+    min_players = number(game, "game", "min_players", *PLAYERS_RANGE)
+    max_players = number(game, "game", "max_players", min_players, PLAYERS_RANGE[1])
+    frequencies_from = draw.get("frequencies_from")
+    if not isinstance(frequencies_from, str):
+        raise InputError(f"{where} [draw]: key 'frequencies_from' must name a variant")
+    name = data.get("name", "grid5")
+    if not isinstance(name, str):
+        raise InputError(f"{where}: key 'name' must be a string")
+    return GridRules(
+        size=size, min_word_length=number(grid, "grid", "min_word_length", 1, 16),
+        letter_points=number(grid, "grid", "letter_points", *POINTS_RANGE), class_of=class_of, class_values=values,
+        rounds=number(game, "game", "rounds", *ROUNDS_RANGE),
+        reshuffles_per_player=number(game, "game", "reshuffles_per_player", 0, ROUNDS_RANGE[1]),
+        min_players=min_players, max_players=max_players, frequencies_from=frequencies_from,
+        letter_frequencies=_letter_frequencies(frequencies_from, where), name=name,
+    )  # fmt: skip
 
 
 def parse_grid(text: str, size: int = 5, source: str = "grid") -> list[str]:
@@ -318,12 +366,14 @@ def _rack_words(arcs, root, counts, max_len, out, capacity):
     return n_out
 
 
-def rack_anagrams(letters: str, word_set, max_length: int = 15) -> dict[int, list[str]]:
+def rack_anagrams(letters: str, word_set, max_length: int | None = None) -> dict[int, list[str]]:
     """Every word that can be made from ``letters`` ('?' = blank), grouped by length, longest
     first; in each word a letter supplied by a blank is lower case, the rest upper case.  A word
-    makeable without blanks is listed once, in its blank-free spelling."""
+    makeable without blanks is listed once, in its blank-free spelling.  Words are as long as
+    ``max_length``, by default the word set's own longest (the lexicon's variant limit)."""
     counts = rack_counts(letters)
-    max_len = min(max_length, len(letters))
+    limit = max_length if max_length is not None else getattr(word_set, "max_length", len(letters))
+    max_len = min(limit, len(letters))
     capacity = 1 << 16
     while True:
         out = np.zeros(capacity, dtype=np.uint8)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
 from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
@@ -60,32 +61,88 @@ def level_named(name: str, levels: dict[str, Level]) -> Level:
     return levels[name]
 
 
+# Bounds of a levels file's numbers: wide enough for any sensible level, narrow enough that a
+# typo cannot hang the Beta draw (NaN), overflow a score comparison or ask for a 10^9-tile rack.
+QUANTILE_MAX = 1e6
+QUANTILE_MIN_POSITIVE = 1e-6
+SCORE_BOUND = 100_000
+KEEP_MAX_BOUND = 100
+LEVEL_KEYS = ("title", "vocabulary", "quantile", "exchange_below", "keep", "keep_max", "forced_exchange_bonus")
+
+
 def load_levels(path: Path | None = None) -> dict[str, Level]:
-    """The levels of ``levels.toml`` (or of the user's file), validated."""
+    """The levels of ``levels.toml`` (or of the user's file), every key and number checked:
+    InputError naming the file, the level and the key otherwise."""
     where = str(path) if path else "levels.toml"
     try:
         text = Path(path).read_text(encoding="utf-8") if path else (
             resources.files("literaki_cli") / "games" / "levels.toml").read_text(encoding="utf-8")  # fmt: skip
         data = tomllib.loads(text)
     except OSError as exc:
-        raise InputError(f"{where}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{where}: not valid TOML: {exc}") from None
-    levels = {}
-    for name, spec in data.items():
-        try:
-            alpha, beta = (float(x) for x in spec["quantile"])
-            level = Level(
-                name, str(spec.get("title", name)), str(spec["vocabulary"]), alpha, beta,
-                int(spec["exchange_below"]), str(spec.get("keep", "")), int(spec.get("keep_max", 0)),
-                float(spec.get("forced_exchange_bonus", 0.0)),
-            )  # fmt: skip
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"{where} [{name}]: missing or bad key ({exc})") from None
-        if level.vocabulary not in ("popular", "all"):
-            raise InputError(f"{where} [{name}]: key 'vocabulary' must be 'popular' or 'all'")
-        levels[name] = level
+    levels = {name: _level(name, spec, f"{where} [{name}]") for name, spec in data.items()}
+    if not levels:
+        raise InputError(f"{where}: no level defined (a [name] table per level)")
     return levels
+
+
+def _level(name: str, spec: object, where: str) -> Level:
+    if not isinstance(spec, dict):
+        raise InputError(f"{where}: a level is a table ([{name}] with its keys), not {type(spec).__name__}")
+    unknown = [key for key in spec if key not in LEVEL_KEYS]
+    if unknown:
+        raise InputError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(LEVEL_KEYS)}")
+    for key in ("vocabulary", "quantile", "exchange_below"):
+        if key not in spec:
+            raise InputError(f"{where}: missing key {key!r}")
+    vocabulary = _text(spec, "vocabulary", where, "")
+    if vocabulary not in ("popular", "all"):
+        raise InputError(f"{where}: key 'vocabulary' must be 'popular' or 'all', not {vocabulary!r}")
+    quantile = spec["quantile"]
+    if not isinstance(quantile, list) or len(quantile) != 2:
+        raise InputError(f"{where}: key 'quantile' must be [alpha, beta], two numbers")
+    alpha, beta = (_number(q, f"{where}: key 'quantile'", 0, QUANTILE_MAX) for q in quantile)
+    for q in (alpha, beta):
+        if 0 < q < QUANTILE_MIN_POSITIVE:
+            raise InputError(f"{where}: key 'quantile': {q!r} is neither 0 nor at least {QUANTILE_MIN_POSITIVE}")
+    keep = _text(spec, "keep", where, "")
+    if not all(alphabet.is_polish_letter(ch) for ch in keep):
+        raise InputError(f"{where}: key 'keep' must be lower-case Polish letters, not {keep!r}")
+    return Level(
+        name, _text(spec, "title", where, name), vocabulary, alpha, beta,
+        _whole(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
+        _whole(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
+        _number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
+                SCORE_BOUND),
+    )  # fmt: skip
+
+
+def _text(spec: dict, key: str, where: str, default: str) -> str:
+    value = spec.get(key, default)
+    if not isinstance(value, str):
+        raise InputError(f"{where}: key {key!r} must be a string, not {value!r}")
+    return value
+
+
+def _number(value: object, what: str, low: float, high: float) -> float:
+    """A finite number in [low, high] (TOML int or float; a boolean is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{what}: {value!r} is not a number")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise InputError(f"{what}: {value!r} is not between {low:g} and {high:g}")
+    return float(value)
+
+
+def _whole(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what}: {value!r} is not a whole number")
+    if not low <= value <= high:
+        raise InputError(f"{what}: {value} is not between {low} and {high}")
+    return value
 
 
 def exchange_choice(rack: str, level: Level) -> str:
