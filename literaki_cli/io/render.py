@@ -74,26 +74,57 @@ def tile_fill(board: Board, variant: Variant, row: int, col: int) -> str:
     return TILE_TINT.get(tile.colour, BLANK_TILE_FILL) if tile else BLANK_TILE_FILL
 
 
-def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset()):
+def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset()) -> BoardPicture:
     """A rich renderable of the board, new tiles highlighted."""
-    from rich.text import Text
+    return BoardPicture(board, variant, frozenset(highlight))
 
-    text = Text()
-    text.append("    " + "".join(f"{ch:^3}" for ch in COLUMN_LETTERS[: board.columns]) + "\n", style="dim")
-    for r in range(board.rows):
-        text.append(f"{r + 1:>3} ", style="dim")
-        for c in range(board.columns):
-            look = square_look(variant.board.kind_at(r, c), (r, c) == variant.board.start)
-            if board.letters[r, c]:
-                new = " underline reverse" if (r, c) in highlight else ""
-                text.append(
-                    f" {_tile_text(board, r, c)} ", style=f"bold black on {tile_fill(board, variant, r, c)}{new}"
-                )
-            else:
-                colour = "white" if look.fill not in (PLAIN_FILL, COLOUR_FILL["yellow"]) else "black"
-                text.append(f"{look.label or '·':^3}", style=f"{colour} on {look.fill}")
-        text.append("\n")
-    return text
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """The board for a terminal: square and tile colours where the console has colour; where it
+    has none (piped, NO_COLOR) the colour squares are written as ``(r)``-style labels with a
+    legend, so no square information is lost in plain text."""
+
+    board: Board
+    variant: Variant
+    highlight: frozenset[tuple[int, int]]
+
+    def __rich_console__(self, console, options):
+        yield self.text(coloured=console.color_system is not None and not console.no_color)
+
+    def text(self, coloured: bool):
+        from rich.text import Text
+
+        board, variant = self.board, self.variant
+        text = Text()
+        text.append("    " + "".join(f"{ch:^3}" for ch in COLUMN_LETTERS[: board.columns]) + "\n", style="dim")
+        for r in range(board.rows):
+            text.append(f"{r + 1:>3} ", style="dim")
+            for c in range(board.columns):
+                kind = variant.board.kind_at(r, c)
+                look = square_look(kind, (r, c) == variant.board.start)
+                if board.letters[r, c]:
+                    new = " underline reverse" if (r, c) in self.highlight else ""
+                    letter = _tile_text(board, r, c)
+                    shown = f" {letter} " if coloured or not new else f"[{letter}]"
+                    text.append(shown, style=f"bold black on {tile_fill(board, variant, r, c)}{new}")
+                elif coloured:
+                    colour = "white" if look.fill not in (PLAIN_FILL, COLOUR_FILL["yellow"]) else "black"
+                    text.append(f"{look.label or '·':^3}", style=f"{colour} on {look.fill}")
+                else:
+                    label = look.label or (f"({kind.colour[0]})" if kind.colour else "·")
+                    text.append(f"{label:^3}")
+            text.append("\n")
+        if not coloured:
+            text.append(self.legend() + "\n")
+        return text
+
+    def legend(self) -> str:
+        """What the plain-text labels of the colour squares stand for (``(r) red``, ...)."""
+        kinds = {kind.colour: kind for kind in self.variant.board.kinds.values() if kind.colour}
+        parts = [f"({colour[0]}) {kind.name}" for colour, kind in kinds.items()]
+        marks = "[X] new tile; " if self.highlight else ""
+        return f"    {marks}" + ", ".join(parts) + " squares; lower case = blank"
 
 
 def write_board_image(path: Path, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> None:
