@@ -42,7 +42,7 @@ def test_first_move_json(capsys, lexicon, boards):
     assert code == 0
     assert report["total"] == 30 and report["valid"] is True and report["bingo"] == 0
     assert [(w["word"], w["score"]) for w in report["words"]] == [("ŻÓŁW", 30)]
-    assert report["placed"][0] == {"row": 7, "col": 7, "letter": "ż", "blank": False}
+    assert report["placed"][0] == {"row": 7, "col": 7, "letter": "Ż", "blank": False}  # upper case = a tile
     assert report["words"][0]["letters"][0] == {
         "square": "h8",
         "letter": "Ż",

@@ -102,7 +102,8 @@ def test_solve_filters_check_the_square_and_normalise_the_word(variant):
 
 def test_solve_record_is_the_documented_json():
     record = positionquery.solve_record(SolveResult([], 0, 12, 0.0123456), "abc?")
-    assert record == {"rack": "ABC?", "count": 0, "generated": 12, "generation_ms": 12.346, "moves": []}
+    assert record == {"rack": "ABC?", "count": 0, "generated": 12, "generation_ms": 12.346, "mirrors_folded": False,
+                      "moves": []}  # fmt: skip
 
 
 # --------------------------------------------------------------------------- scoring one move
@@ -129,7 +130,7 @@ def test_score_placement_scores_by_the_rules_and_keeps_the_leave():
     assert scored.board_after.occupied(7, 10) and not position.board.occupied(7, 10)
     record = scored.as_dict()
     assert (record["move"], record["coord"], record["total"], record["leave"]) == ("8H ŻÓŁW", "8H", 30, "ABC")
-    assert [p["letter"] for p in record["placed"]] == ["ż", "ó", "ł", "w"]
+    assert [p["letter"] for p in record["placed"]] == ["Ż", "Ó", "Ł", "W"]  # upper case = a tile
 
 
 def test_score_placement_still_scores_an_unknown_word():

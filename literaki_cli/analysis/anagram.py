@@ -55,9 +55,12 @@ class GridAnswer:
         return ["".join(self.cells[r * n : (r + 1) * n]).upper() for r in range(n)]
 
     def as_dict(self) -> dict:
-        """``anagram --json`` for a grid: {"grid", "premiums", "count", "words": [{word, score, path}]}."""
+        """``anagram --json`` for a grid: {"grid", "premiums", "count", "words": [{word, score, path}]}.
+
+        Words are upper case, like ``anagram --letters --json`` (upper = a tile, lower = a blank;
+        a grid has no blanks)."""
         return {"grid": self.rows, "premiums": self.premiums.tolist(), "count": self.count,
-                "words": [w.as_dict() for w in self.words]}  # fmt: skip
+                "words": [{**w.as_dict(), "word": w.word.upper()} for w in self.words]}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -80,10 +83,17 @@ def grid_query(
     """The grid of ``args`` (see :func:`grid_text`) under the rules of ``rules_file`` (default
     ``grid5.toml``), with ``class_values`` ("1,2,3,4,5") replacing the rules' own when given."""
     text, source = grid_text(args, stdin)
-    rules = grid5.load_grid_rules(rules_file)
+    rules = grid5.load_grid_rules(rules_file)  # validates every number of the file
     if class_values:
-        rules = rules.with_class_values(parse_class_values(class_values))
+        values = parse_class_values(class_values)
+        if len(values) == len(rules.class_values):  # else with_class_values says how many are needed
+            values = grid5.check_class_values(list(values), f"--class-values {class_values!r}", len(values))
+        rules = rules.with_class_values(values)
     return GridQuery(grid5.parse_grid(text, rules.size, source), rules)
+
+
+#: No lexicon word is longer (a board side is at most 26 squares); more letters change nothing.
+MAX_RACK_LETTERS = 100
 
 
 def rack_letters(letters: str) -> str:
@@ -93,6 +103,8 @@ def rack_letters(letters: str) -> str:
     rack = normalize_rack(letters, "--letters")
     if not rack:
         raise InputError("--letters is empty")
+    if len(rack) > MAX_RACK_LETTERS:
+        raise InputError(f"--letters: {len(rack)} letters, at most {MAX_RACK_LETTERS}")
     return rack
 
 
@@ -114,6 +126,7 @@ class RackAnswer:
 
 
 def rack_answer(rack: str, word_set, min_len: int = 2) -> RackAnswer:
-    """The words of ``word_set`` that ``rack`` makes, of at least ``min_len`` letters."""
+    """The words of ``word_set`` that ``rack`` makes, of at least ``min_len`` letters (as long
+    as the lexicon's longest word)."""
     groups = grid5.rack_anagrams(rack, word_set)
     return RackAnswer(rack, {n: words for n, words in groups.items() if n >= min_len})

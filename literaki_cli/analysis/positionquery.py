@@ -52,6 +52,29 @@ def mover_rack(position: Position, rack: str | None) -> str | None:
     return normalize_rack(rack) if rack is not None else (position.rack or None)
 
 
+def checked_rack(position: Position, rack: str | None, lenient: bool = False) -> tuple[str | None, list[str]]:
+    """The mover's rack (as :func:`mover_rack`) and the warnings about it.
+
+    A ``--rack`` must fit the game: at most the variant's rack size, and no more of a tile (or
+    of blanks) than the set holds beside the board and the other racks.  Otherwise InputError,
+    or with ``lenient`` warnings (a hypothetical position).  The position's own racks were
+    checked when it was opened.
+    """
+    from dataclasses import replace
+
+    from literaki_cli.engine.position import tile_count_problems
+
+    the_rack = mover_rack(position, rack)
+    if rack is None:
+        return the_rack, []
+    before = set(tile_count_problems(position))
+    trial = replace(position, racks=[the_rack or "", *position.racks[1:]])
+    problems = [p for p in tile_count_problems(trial) if p not in before]
+    if problems and not lenient:
+        raise InputError(f"--rack {rack!r}: {problems[0]} (--lenient accepts it for a hypothetical position)")
+    return the_rack, [f"--rack {rack!r}: {p}" for p in problems]
+
+
 def solving_rack(position: Position, rack: str | None) -> str:
     """The rack to solve for: as :func:`mover_rack`, but it must be known and fit the variant's rack."""
     the_rack = mover_rack(position, rack)
@@ -89,6 +112,7 @@ def solve_record(result: SolveResult, rack: str) -> dict:
         "count": result.count,
         "generated": result.generated,
         "generation_ms": round(result.seconds * 1000, 3),
+        "mirrors_folded": result.mirrors_folded,
         "moves": [m.as_dict() for m in result.moves],
     }
 
@@ -113,15 +137,32 @@ class TurnScore:
                 "problems": self.problems}  # fmt: skip
 
 
-def score_turn(text: str, move: Exchange | Pass, rack: str | None) -> TurnScore:
-    """An exchange or a pass checked against the rack, when the rack is known."""
+def score_turn(text: str, move: Exchange | Pass, rack: str | None, position: Position | None = None) -> TurnScore:
+    """An exchange or a pass: an exchange needs the tiles (from the rack when it is known, else
+    from what the set leaves beside the board) and, given the ``position``, a bag holding at
+    least the variant's ``exchange_min_bag`` tiles (the set minus the board and known racks)."""
+    from collections import Counter
+    from dataclasses import replace
+
     from literaki_cli.engine.move import Exchange, take_from_rack
+    from literaki_cli.engine.position import bag_left, board_tiles, over_supply
 
     problems = []
     if isinstance(move, Exchange) and rack is not None:
         _, missing = take_from_rack(move.tiles, rack)
         if missing:
             problems.append(f"the rack {rack.upper()} lacks {missing.upper()}")
+    if isinstance(move, Exchange) and position is not None:
+        variant = position.variant
+        held = rack if rack is not None else move.tiles
+        if rack is None:
+            if len(move.tiles) > variant.rack_size:
+                problems.append(f"{len(move.tiles)} tiles exchanged, a rack holds at most {variant.rack_size}")
+            others = Counter("".join(position.racks[1:])) + board_tiles(position.board)
+            problems += over_supply(variant, others + Counter(move.tiles), "exchanged, on the board and other racks")
+        bag = bag_left(replace(position, racks=[held, *position.racks[1:]]))
+        if bag < variant.exchange_min_bag:
+            problems.append(f"the bag holds {max(bag, 0)} tiles; an exchange needs at least {variant.exchange_min_bag}")
     return TurnScore(text, "exchange" if isinstance(move, Exchange) else "pass", problems)
 
 
@@ -144,6 +185,8 @@ class PlacementScore:
 
     def as_dict(self) -> dict:
         """``score --json`` (README, "Positions, moves and scores")."""
+        from literaki_cli.engine.move import placed_tile
+
         result = self.result
         return {
             "move": self.move.text,
@@ -154,20 +197,37 @@ class PlacementScore:
             "bingo": result.bingo,
             "tiles_placed": len(result.tiles),
             "words": [w.as_dict() for w in result.words],
-            "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in result.tiles],
+            "placed": [placed_tile(t) for t in result.tiles],  # the convention of solve --json
             "leave": self.leave.upper() if self.leave is not None else None,
             "problems": result.problems,
         }
 
 
 def score_placement(
-    position: Position, move: Placement, rack: str | None, lookup: Callable[[list[str]], np.ndarray]
+    position: Position,
+    move: Placement,
+    rack: str | None,
+    lookup: Callable[[list[str]], np.ndarray],
+    lenient: bool = False,
 ) -> PlacementScore:
     """Score ``move`` on ``position``: legality, every word through ``lookup`` (the lexicon),
-    the tiles taken from ``rack`` when it is known.  An illegal move is still scored."""
+    the tiles taken from ``rack`` when it is known.  An illegal move is still scored.
+
+    A lower-case letter is a blank standing for it (GCG), so the move is illegal when it needs
+    more blanks, or more of a letter, than the set holds beside the board and the other racks
+    (not checked with ``lenient``: a hypothetical position)."""
+    from collections import Counter
+
     from literaki_cli.engine.move import rack_needs, take_from_rack
+    from literaki_cli.engine.position import board_tiles, over_supply
     from literaki_cli.engine.scoring import evaluate_placement
 
     result = evaluate_placement(position.board, position.variant, move, rack, lookup)
+    if not lenient:
+        others = board_tiles(position.board) + Counter("".join(position.racks[1:]))
+        needs = Counter(rack_needs(result.tiles))
+        for problem in over_supply(position.variant, others + needs, "with the board and other racks"):
+            hint = " (a lower-case letter is a blank)" if "blanks" in problem else ""
+            result.problems.append(f"the move needs more tiles than the set holds: {problem}{hint}")
     leave = take_from_rack(rack_needs(result.tiles), rack)[0] if rack is not None else None
     return PlacementScore(move, result, position.board.with_tiles(result.tiles), leave)

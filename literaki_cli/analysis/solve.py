@@ -13,7 +13,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import parse_square, position_name
 from literaki_cli.engine.lexicon import Lexicon
-from literaki_cli.engine.move import Tile, rack_needs, take_from_rack
+from literaki_cli.engine.move import Tile, placed_tile, rack_needs, take_from_rack
 from literaki_cli.engine.movegen import (
     BLANK_FLAG,
     BOARD_FLAG,
@@ -69,16 +69,23 @@ class FoundMove:
             "leave": self.leave.upper(),
             "tiles": len(self.tiles),
             "bingo": self.bingo,
-            "placed": [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in self.tiles],
+            "placed": [placed_tile(t) for t in self.tiles],
         }
 
 
 @dataclass
 class SolveResult:
     moves: list[FoundMove]
-    count: int  # moves that pass the filters
+    count: int  # moves that pass the filters (mirror images left out when folded)
     generated: int  # every legal move
     seconds: float
+    mirrors_folded: bool = False  # the moves down of an empty symmetric board were left out
+
+
+def folds_mirrors(board: Board, variant: Variant) -> bool:
+    """Whether every move down on ``board`` has a mirror move across worth the same: the board
+    is empty and its layout is its own mirror image in the main diagonal."""
+    return not board.letters.any() and variant.board.transpose_symmetric
 
 
 def main_words(arrays: MoveArrays) -> list[str]:
@@ -148,8 +155,12 @@ def solve(
     top: int | None = 20,
     filters: Filters | None = None,
     popular: bool = False,
+    fold_mirrors: bool = False,
 ) -> SolveResult:
-    """The best ``top`` moves (all with None) for ``rack`` on ``board``."""
+    """The best ``top`` moves (all with None) for ``rack`` on ``board``.
+
+    With ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal
+    each opening is listed once, across (8H): its mirror image down (H8) scores the same."""
     generator = MoveGenerator(lexicon, variant, popular=popular)
     warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
     started = time.perf_counter()
@@ -159,6 +170,9 @@ def solve(
     if filters:
         keep = filter_mask(arrays, filters, variant)
         order = order[keep[order]]
+    folded = fold_mirrors and folds_mirrors(board, variant)
+    if folded:
+        order = order[arrays.records[order, DIR] == ACROSS]
     shown = order if top is None else order[:top]
     moves = [found_move(arrays.records[i], rank, board, variant, rack) for rank, i in enumerate(shown, 1)]
-    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds)
+    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds, folded)

@@ -21,7 +21,10 @@ RackOption = Annotated[
 ]
 ImageOption = Annotated[Path | None, typer.Option("--image", help="Draw the board with the move to FILE.svg / .png.")]
 LenientOption = Annotated[
-    bool, typer.Option("--lenient", help="Tile counts beyond the bag are warnings (hypothetical positions).")
+    bool,
+    typer.Option(
+        "--lenient", help="Tile counts beyond the bag, and racks beyond the rack size, are warnings (hypothetical)."
+    ),
 ]
 
 
@@ -30,6 +33,10 @@ def load_position(position: str, variant: str | None, rules: Path | None, fmt: s
     from literaki_cli.analysis.positionquery import open_position
 
     pos, warnings = open_position(position, variant, rules, fmt, lenient)
+    print_warnings(warnings)
+    return pos
+
+
+def print_warnings(warnings: list[str]) -> None:
     for warning in warnings:
         sys.stderr.write(f"literaki: warning: {warning}\n")
-    return pos

@@ -18,10 +18,29 @@ from literaki_cli.commands.position import (
     RackOption,
     VariantOption,
     load_position,
+    print_warnings,
 )
 
+SHOW_EPILOG = """\b
+Examples:
+  literaki show board.txt                 the board, with its square colours
+  literaki show game.cgp --to json        convert: text, cgp or json
+  literaki show board.txt --image b.svg   draw it to an SVG or PNG file
+  literaki show <(cat board.txt)          a pipe; '-' reads stdin
+"""
 
-@app.command("show")
+SCORE_EPILOG = """\b
+Examples:
+  literaki score board.txt 8H ŻÓŁW       across from h8 (H8 ŻÓŁW: down)
+  literaki score board.txt 8H żÓŁW -r ŻÓŁW?AB    lower case = a blank
+  literaki score game.cgp 8G KOT --json
+  literaki score board.txt -- -ABC?      exchange: '--' first, else -ABC?
+                                         reads as an option
+  literaki score board.txt -             a pass
+"""
+
+
+@app.command("show", epilog=SHOW_EPILOG)
 def show_command(
     position: PositionArgument,
     to: Annotated[str | None, typer.Option("--to", help="Write the position as text, cgp or json.")] = None,
@@ -54,10 +73,16 @@ def show_command(
         console.print("scores: " + " / ".join(map(str, pos.scores)))
 
 
-@app.command("score")
+@app.command("score", epilog=SCORE_EPILOG)
 def score_command(
     position: PositionArgument,
-    move: Annotated[list[str], typer.Argument(help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down, '-ABC', '-'.")],
+    move: Annotated[
+        list[str],
+        typer.Argument(
+            help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down (lower case = a blank); an exchange '-- -ABC?' "
+            "(needs '--' first); '-' passes."
+        ),
+    ],
     rack: RackOption = None,
     json_out: JsonOption = False,
     image: ImageOption = None,
@@ -68,16 +93,17 @@ def score_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
-    from literaki_cli.analysis.positionquery import mover_rack, score_placement, score_turn
+    from literaki_cli.analysis.positionquery import checked_rack, score_placement, score_turn
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.move import Placement, parse_move
 
     pos = load_position(position, variant, rules, fmt, lenient)
-    the_rack = mover_rack(pos, rack)
+    the_rack, warnings = checked_rack(pos, rack, lenient)
+    print_warnings(warnings)
     text = " ".join(move)
     parsed = parse_move(text, pos.variant)
     if not isinstance(parsed, Placement):
-        turn = score_turn(text, parsed, the_rack)
+        turn = score_turn(text, parsed, the_rack, pos)
         if json_out:
             typer.echo(json.dumps(turn.as_dict(), ensure_ascii=False))
         else:
@@ -85,7 +111,7 @@ def score_command(
         raise typer.Exit(EXIT_OK if turn.valid else EXIT_NEGATIVE)
 
     lex = Lexicon.open(lexicon)
-    scored = score_placement(pos, parsed, the_rack, lex.words.lookup)
+    scored = score_placement(pos, parsed, the_rack, lex.words.lookup, lenient)
     if image is not None:
         from literaki_cli.io.render import write_board_image
 

@@ -16,10 +16,21 @@ from literaki_cli.commands.position import (
     RackOption,
     VariantOption,
     load_position,
+    print_warnings,
+)
+
+SOLVE_EPILOG = (
+    "\b\nExamples:\n"
+    "  literaki solve board.txt --rack ŻÓŁWIA?   the 20 best moves ('?' = blank)\n"
+    "  literaki solve game.cgp                   the rack from the CGP\n"
+    "  literaki solve game.cgp --json --all      every legal move, for scripts\n"
+    "  literaki solve game.cgp --min-tiles 5 --word-contains RZ --at h8\n\n"
+    "On an empty board that is its own mirror image, the ranked list shows each opening once "
+    "(8H, not also H8); --all lists every legal placement.\n"
 )
 
 
-@app.command("solve")
+@app.command("solve", epilog=SOLVE_EPILOG)
 def solve_command(
     position: PositionArgument,
     rack: RackOption = None,
@@ -39,15 +50,18 @@ def solve_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Every legal move for a position and rack, best first."""
-    from literaki_cli.analysis.positionquery import solve_filters, solve_record, solving_rack
+    from literaki_cli.analysis.positionquery import checked_rack, solve_filters, solve_record, solving_rack
     from literaki_cli.analysis.solve import solve
     from literaki_cli.engine.lexicon import Lexicon
 
     pos = load_position(position, variant, rules, fmt, lenient)
-    the_rack = solving_rack(pos, rack)
+    given_rack, warnings = checked_rack(pos, rack, lenient)
+    print_warnings(warnings)
+    the_rack = solving_rack(pos, given_rack)
     filters = solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)
     lex = Lexicon.open(lexicon)
-    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular)
+    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular,
+                   fold_mirrors=not show_all)  # fmt: skip
     if image is not None and result.moves:
         from literaki_cli.io.render import write_board_image
 
@@ -78,3 +92,6 @@ def _print_solutions(result, rack: str, bingo_bonus: int) -> None:
         words = ", ".join(f"{w.word} {w.score}" for w in m.words) + bonus
         table.add_row(str(m.rank), m.coord, m.display, str(m.score), words, m.leave.upper() or "-")
     console.print(table)
+    if result.mirrors_folded:
+        console.print("each opening is shown once, across: on this empty, symmetric board its mirror image down "
+                      "(H8 for 8H) scores the same (--all lists both)")  # fmt: skip

@@ -38,6 +38,13 @@ class Tile:
     blank: bool
 
 
+def placed_tile(tile: Tile) -> dict:
+    """A new tile in JSON (``placed`` of score and solve): the letter upper case for a tile,
+    lower case for a blank, as in the words."""
+    return {"row": tile.row, "col": tile.col, "letter": tile.letter if tile.blank else tile.letter.upper(),
+            "blank": tile.blank}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Placement:
     row: int

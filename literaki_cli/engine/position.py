@@ -41,29 +41,34 @@ def normalize_rack(text: str, where: str = "rack") -> str:
     return rack
 
 
+def board_tiles(board: Board) -> Counter:
+    """The tiles on ``board``: a count per letter, blanks counted under '?'."""
+    return Counter(BLANK if blank else letter for _, _, letter, blank in board.tiles())
+
+
+def over_supply(variant: Variant, used: Counter, where: str) -> list[str]:
+    """Every tile ``used`` holds more of than the variant's set ('?' = blanks), said as ``where``."""
+    problems = []
+    for letter in alphabet.polish_sorted(ch for ch in used if ch != BLANK):
+        have = variant.tiles[letter].count if letter in variant.tiles else 0
+        if used[letter] > have:
+            problems.append(f"{used[letter]} x {letter.upper()} {where}, the bag has {have}")
+    if used[BLANK] > variant.blanks:
+        problems.append(f"{used[BLANK]} blanks {where}, the bag has {variant.blanks}")
+    return problems
+
+
+def bag_left(position: Position) -> int:
+    """Tiles left in the bag: the full set minus the board and the known racks."""
+    on_board = sum(board_tiles(position.board).values())
+    return position.variant.tile_count - on_board - sum(len(r) for r in position.racks)
+
+
 def tile_count_problems(position: Position) -> list[str]:
     """Where the board and racks hold more of a tile than the bag has (empty when fine)."""
     variant = position.variant
-    used: Counter = Counter()
-    blanks = 0
-    for _, _, letter, blank in position.board.tiles():
-        if blank:
-            blanks += 1
-        else:
-            used[letter] += 1
-    for rack in position.racks:
-        for ch in rack:
-            if ch == BLANK:
-                blanks += 1
-            else:
-                used[ch] += 1
-    problems = []
-    for letter in alphabet.polish_sorted(used):
-        have = variant.tiles[letter].count if letter in variant.tiles else 0
-        if used[letter] > have:
-            problems.append(f"{used[letter]} x {letter.upper()} on board and racks, the bag has {have}")
-    if blanks > variant.blanks:
-        problems.append(f"{blanks} blanks on board and racks, the bag has {variant.blanks}")
+    used = board_tiles(position.board) + Counter("".join(position.racks))
+    problems = over_supply(variant, used, "on board and racks")
     for i, rack in enumerate(position.racks):
         if len(rack) > variant.rack_size:
             problems.append(f"rack {i + 1} holds {len(rack)} tiles, at most {variant.rack_size}")
