@@ -13,11 +13,11 @@ import gzip
 import hashlib
 import io
 import tarfile
-import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from literaki_cli.engine import textdecode
 from literaki_cli.errors import InputError
 
 #: What a source is, as recorded in the lexicon metadata.
@@ -30,10 +30,6 @@ KIND_LABELS = {
 
 _GAMES_MEMBERS = ("slowa.txt", "slowa-win.txt")
 _INFLECTION_MEMBERS = ("odm.txt",)
-
-# Bytes that tell Windows-1250 from ISO-8859-2: ą Ą ś Ś ź Ź sit at different places.
-_CP1250_ONLY = frozenset(b"\xb9\xa5\x9c\x8c\x9f\x8f")
-_ISO8859_2_ONLY = frozenset(b"\xb1\xa1\xb6\xa6\xbc\xac")
 
 
 @dataclass
@@ -54,19 +50,8 @@ class Source:
 
 
 def detect_encoding(raw: bytes) -> str:
-    """UTF-8 when the bytes decode as UTF-8, else Windows-1250 or ISO-8859-2 by the bytes
-    that only one of them uses for Polish letters."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
-    try:
-        raw.decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError:
-        pass
-    # Bytes 0x80-0x9f are control characters in ISO-8859-2 but letters in Windows-1250.
-    cp1250 = sum(raw.count(bytes([b])) for b in _CP1250_ONLY)
-    iso = sum(raw.count(bytes([b])) for b in _ISO8859_2_ONLY)
-    return "iso-8859-2" if iso > cp1250 else "cp1250"
+    """The encoding label :func:`textdecode.decode_text_with_encoding` reads ``raw`` in."""
+    return textdecode.decode_text_with_encoding(raw, "<bytes>").encoding
 
 
 def _pick_member(names: list[str], container: str) -> str:
@@ -135,10 +120,8 @@ def read_source(path: Path, kind: str | None = None) -> Source:
     data, member = _unpack(path, raw)
     if b"\0" in data[:65536]:
         raise InputError(f"{path}{':' + member if member else ''}: binary data, not a word list")
-    encoding = detect_encoding(data)
-    text = data.decode(encoding)
-    if not unicodedata.is_normalized("NFC", text):
-        text = unicodedata.normalize("NFC", text)
+    decoded = textdecode.decode_text_with_encoding(data, f"{path}{':' + member if member else ''}")
+    text, encoding = decoded.text, decoded.encoding
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if kind is None:
         kind = _detect_kind(member, lines, path)
