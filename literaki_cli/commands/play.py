@@ -9,28 +9,54 @@ import typer
 
 from literaki_cli.commands.common import LexiconOption, RulesOption, app
 
+PLAY_EPILOG = """\b
+In-game commands (Polish and English both work in either interface):
+  8H ŻÓŁW           lay a word across (H8 ŻÓŁW: down); lower case = blank,
+                    a word all in lower case uses rack tiles first
+  h8 Ż, then połóż  lay tiles one by one, then score them (place)
+  cofnij / undo     take back the tiles laid
+  wymieszaj / shuffle, wymień ABC? / exchange ABC?, pas / pass
+  podpowiedź / hint, zapisz [PLIK] / save [FILE], pomoc / help, koniec / quit
 
-@app.command("play")
+\b
+Examples:
+  literaki play --level trudny --lang en --seed 7
+  literaki play --load saved.gcg     resume: level, language, variant from the save
+"""
+
+
+@app.command("play", epilog=PLAY_EPILOG)
 def play_command(
-    level: Annotated[str, typer.Option("--level", help="latwy, normalny or trudny.")] = "normalny",
-    variant: Annotated[str, typer.Option("--variant", help="Game variant.")] = "literaki",
+    level: Annotated[
+        str | None,
+        typer.Option("--level", help="Computer level: latwy (łatwy), normalny or trudny (default: normalny)."),
+    ] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="Game variant (default: literaki).")] = None,
     rules: RulesOption = None,
-    lang: Annotated[str, typer.Option("--lang", help="Interface language: pl or en.")] = "pl",
-    load: Annotated[Path | None, typer.Option("--load", help="Resume a game saved as GCG.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="Interface language: pl or en (default: pl).")] = None,
+    load: Annotated[
+        Path | None, typer.Option("--load", help="Resume a game saved by play (its level, language and variant win).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the bag and the computer's choices.")] = None,
     lexicon: LexiconOption = None,
 ) -> None:
     """A game of Literaki against the computer in the terminal."""
     from literaki_cli.engine.lexicon import Lexicon
-    from literaki_cli.engine.variant import load_variant
-    from literaki_cli.games.play import PlaySession, Texts
+    from literaki_cli.engine.variant import DEFAULT_VARIANT, load_variant
+    from literaki_cli.games.play import DEFAULT_LANGUAGE, PlaySession, Texts, choose_settings, play_level, read_save
 
-    Texts(lang)  # a bad --lang fails before anything else
-    session = PlaySession(load_variant(variant, rules), Lexicon.open(lexicon), level, lang, seed=seed)
+    texts = Texts(lang or DEFAULT_LANGUAGE)  # a bad --lang fails before anything else
+    saved = read_save(load, texts) if load is not None else None
+    settings = choose_settings(level, lang, variant, saved)
+    play_level(settings.level, Texts(settings.lang))  # a bad --level fails before the lexicon is opened
+    game_variant = load_variant(settings.variant or DEFAULT_VARIANT, rules)
+    session = PlaySession(game_variant, Lexicon.open(lexicon), settings.level, settings.lang, seed=seed)
+    for note in settings.notes:
+        session.console.print(note, markup=False, soft_wrap=True)
     try:
         import readline  # noqa: F401  (line editing and history for input())
     except ImportError:
         pass
-    if load is not None:
-        session.load(load)
-    session.run(loaded=load is not None)
+    if saved is not None:
+        session.load(saved)
+    session.run(loaded=saved is not None)

@@ -2,7 +2,13 @@
 
 A clean line-based prompt (rich for the board and colours, readline for editing and history):
 it works in any terminal, over ssh, in tmux and under scripts, and it is tested end to end in
-a pseudo-terminal.  Interface text lives in ``locales/<lang>.toml`` (Polish by default).
+a pseudo-terminal.  Every message the player sees comes from ``locales/<lang>.toml`` (Polish by
+default); the engine's own (English) messages are translated through the locale's ``[engine]``
+templates.
+
+Lower case in a typed word: in GCG notation a lower-case letter is a blank standing for that
+letter (as in ``score``); as play's convenience, a word typed all in lower case takes rack tiles
+first and blanks only for the letters the rack lacks.
 """
 
 from __future__ import annotations
@@ -11,48 +17,211 @@ import json
 import random
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.coords import parse_square
+from literaki_cli.engine.coords import parse_square, square_name
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Placement, Tile, parse_move, rack_needs, resolve, take_from_rack
 from literaki_cli.engine.position import BLANK, normalize_rack
 from literaki_cli.engine.scoring import check_words, score_tiles
 from literaki_cli.engine.variant import Variant
 from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.games.bag import full_bag
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game, Turn
-from literaki_cli.games.players import load_levels, make_players
+from literaki_cli.games.players import Level, load_levels, make_players
 
 LANGUAGES = ("pl", "en")
+DEFAULT_LANGUAGE = "pl"
+DEFAULT_LEVEL = "normalny"
 STATE_PRAGMA = "#literaki-state "
+_PLAIN_LETTERS = str.maketrans("ąćęłńóśźż", "acelnoszz")
+
+
+class PlayError(InputError):
+    """A message for the player, already in the interface language (exit 2 outside a game)."""
+
+
+@cache
+def _locale(lang: str) -> dict:
+    return tomllib.loads((resources.files("literaki_cli") / "locales" / f"{lang}.toml").read_text(encoding="utf-8"))
+
+
+@cache
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A regular expression matching the engine messages made from ``template`` ({name} = any text)."""
+    parts = re.split(r"\{(\w+)\}", template)
+    pattern = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts))
+    return re.compile(pattern, re.DOTALL)
 
 
 class Texts:
-    """The interface text of one language."""
+    """The interface text of one language; commands are understood in every language."""
 
     def __init__(self, lang: str) -> None:
         if lang not in LANGUAGES:
             raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
-        data = tomllib.loads((resources.files("literaki_cli") / "locales" / f"{lang}.toml").read_text(encoding="utf-8"))
+        self.lang = lang
+        data = _locale(lang)
         self.commands: dict[str, list[str]] = data["commands"]
         self.text: dict[str, str] = data["text"]
+        self.engine: dict[str, str] = data.get("engine", {})
+        # this language's words first, so a word meaning two things means what this UI says
+        self._all_commands = [self.commands] + [_locale(other)["commands"] for other in LANGUAGES if other != lang]
 
     def __call__(self, key: str, **fields) -> str:
         return self.text[key].format(**fields)
 
+    def error(self, key: str, **fields) -> PlayError:
+        return PlayError(self(key, **fields))
+
     def command(self, word: str) -> str | None:
-        for name, words in self.commands.items():
-            if name != "yes" and word in words:
-                return name
+        """The command a word names ('undo', 'pass', ...), in this language or another."""
+        for commands in self._all_commands:
+            for name, words in commands.items():
+                if name not in ("yes", "no") and word in words:
+                    return name
         return None
 
+    def _answers(self, kind: str) -> set[str]:
+        return {word for commands in self._all_commands for word in commands[kind]}
+
     def is_yes(self, answer: str) -> bool:
-        return answer.strip().lower() in self.commands["yes"]
+        return answer.strip().lower() in self._answers("yes")
+
+    def is_no(self, answer: str) -> bool:
+        return answer.strip().lower() in self._answers("no")
+
+    def translate(self, message: str) -> str:
+        """An engine message (English) in this language, through the locale's ``[engine]`` templates;
+        unchanged when no template matches (or the interface is English)."""
+        for template, translation in self.engine.items():
+            m = _template_pattern(template).fullmatch(message)
+            if m:
+                return translation.format(**m.groupdict())
+        return message
+
+    def translate_problems(self, message: str) -> str:
+        return "; ".join(self.translate(part) for part in message.split("; "))
+
+
+# ----------------------------------------------------------------- levels and settings
+
+
+def _plain(name: str) -> str:
+    """A level name as typed, without case or Polish diacritics (Łatwy = łatwy = latwy)."""
+    return name.strip().casefold().translate(_PLAIN_LETTERS)
+
+
+def play_levels(levels: dict[str, Level]) -> list[str]:
+    """The levels offered in play: those that play the popular words, like the online game's computers."""
+    return [name for name, level in levels.items() if level.vocabulary == "popular"]
+
+
+def play_level(name: str, texts: Texts, levels: dict[str, Level] | None = None) -> Level:
+    """The level a typed name means (either spelling, any case); refuses levels play does not offer."""
+    levels = levels if levels is not None else load_levels()
+    offered = play_levels(levels)
+    found = next((key for key, lv in levels.items() if _plain(name) in (_plain(key), _plain(lv.title))), None)
+    if found is None:
+        raise texts.error("unknown_level", level=name, levels=", ".join(levels[k].title.lower() for k in offered))
+    if found not in offered:
+        raise texts.error("level_not_in_play", level=name, levels=", ".join(levels[k].title.lower() for k in offered))
+    return levels[found]
+
+
+@dataclass
+class SavedGame:
+    """A game saved by :meth:`PlaySession.save`: its file, lines and checked state."""
+
+    path: Path
+    lines: list[str]
+    state: dict
+
+    @property
+    def lang(self) -> str | None:
+        return self.state.get("lang")
+
+
+def read_save(path: Path, texts: Texts) -> SavedGame:
+    """The save in ``path`` with the settings its state line records checked (the racks and
+    exchanges are checked against the variant when the game is rebuilt)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise texts.error("cannot_read", path=path, reason=exc.strerror or type(exc).__name__) from None
+    except UnicodeDecodeError:
+        raise texts.error("cannot_read", path=path, reason=texts("not_utf8")) from None
+    except ValueError:  # a NUL in the name
+        raise texts.error("bad_file_name", path=str(path).replace("\0", "\\0")) from None
+    state_lines = [line for line in lines if line.startswith(STATE_PRAGMA)]
+    if not state_lines:
+        raise texts.error("not_a_save", path=path, pragma=STATE_PRAGMA.strip())
+    try:
+        state = json.loads(state_lines[0][len(STATE_PRAGMA) :])
+    except (ValueError, RecursionError):
+        raise texts.error("damaged_state", path=path) from None
+    if not isinstance(state, dict):
+        raise texts.error("damaged_state", path=path)
+    saved = SavedGame(path, lines, state)
+    if "lang" in state and state["lang"] not in LANGUAGES:
+        raise texts.error("damaged_field", path=path, field="lang", value=json.dumps(state["lang"]))
+    texts = Texts(saved.lang or texts.lang)
+    for name in ("variant", "level"):
+        _field(saved, texts, name, lambda v: isinstance(v, str) and v != "")
+    for name in ("seed", "game_id", "passes_in_row"):
+        _field(saved, texts, name, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+    for name in ("current", "first"):
+        _field(saved, texts, name, lambda v: v in (0, 1) and not isinstance(v, bool))
+    _field(saved, texts, "racks", lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(r, str) for r in v))
+    _field(
+        saved, texts, "exchanges_left",
+        lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and x >= 0 for x in v),
+    )  # fmt: skip
+    return saved
+
+
+def _field(saved: SavedGame, texts: Texts, name: str, valid: Callable[[object], bool]) -> None:
+    if name not in saved.state:
+        raise texts.error("missing_field", path=saved.path, field=name)
+    if not valid(saved.state[name]):
+        raise texts.error("damaged_field", path=saved.path, field=name, value=json.dumps(saved.state[name]))
+
+
+@dataclass
+class PlaySettings:
+    """What a session plays: level, language and variant, with notes on flags a save overrode."""
+
+    level: str = DEFAULT_LEVEL
+    lang: str = DEFAULT_LANGUAGE
+    variant: str | None = None  # None: the default variant (or --rules)
+    notes: list[str] = field(default_factory=list)
+
+
+def choose_settings(level: str | None, lang: str | None, variant: str | None,
+                    saved: SavedGame | None = None) -> PlaySettings:  # fmt: skip
+    """The session's settings: the save's when resuming (a contradicting flag gets a note and is
+    ignored, so a game goes on as it was started), else the flags, else the defaults."""
+    if lang is not None:
+        Texts(lang)  # a bad --lang fails before anything else
+    if saved is None:
+        return PlaySettings(level or DEFAULT_LEVEL, lang or DEFAULT_LANGUAGE, variant)
+    chosen = PlaySettings(saved.state["level"], saved.lang or lang or DEFAULT_LANGUAGE, saved.state["variant"])
+    texts = Texts(chosen.lang)
+    for option, given, kept in (("--level", level, chosen.level), ("--lang", lang, chosen.lang),
+                                ("--variant", variant, chosen.variant)):  # fmt: skip
+        if given is not None and _plain(given) != _plain(kept):
+            chosen.notes.append(texts("save_overrides", option=option, given=given, saved=kept, path=saved.path))
+    return chosen
+
+
+# ----------------------------------------------------------------- the session
 
 
 @dataclass
@@ -66,12 +235,12 @@ class HumanSeat:
         raise LiterakiError("the human's moves come from the prompt")
 
 
-_TILE_ON_SQUARE = re.compile(r"^([a-zA-Z]\d{1,2})\s+(\??)(\S)$")
-_GCG_MOVE = re.compile(r"^(\d{1,2}[a-zA-Z]|[a-zA-Z]\d{1,2})\s+\S+$")
+_TILE_ON_SQUARE = re.compile(r"^([a-zA-Z][0-9]{1,2})\s+(\??)(\S)$")
+_GCG_MOVE = re.compile(r"^([0-9]{1,2}[a-zA-Z]|[a-zA-Z][0-9]{1,2})\s+\S+$")
 
 
 class PlaySession:
-    def __init__(self, variant: Variant, lexicon: Lexicon, level: str = "normalny", lang: str = "pl",
+    def __init__(self, variant: Variant, lexicon: Lexicon, level: str = DEFAULT_LEVEL, lang: str = DEFAULT_LANGUAGE,
                  console=None, read_line: Callable[[str], str] = input, seed: int | None = None) -> None:  # fmt: skip
         from rich.console import Console
 
@@ -84,16 +253,18 @@ class PlaySession:
         self.read_line = read_line
         self.seed = seed if seed is not None else random.randrange(1 << 30)
         levels = load_levels()
-        if level not in ("latwy", "normalny", "trudny", "mistrz"):
-            raise InputError(f"unknown level {level!r}; choose latwy, normalny or trudny")
-        self.level = levels[level]
-        self.computer = make_players([level], lexicon, variant, levels)[0]
+        self.level = play_level(level, self.texts, levels)
+        self.computer = make_players([self.level.name], lexicon, variant, levels)[0]
         self.computer.name = self.level.title
         self.human = HumanSeat(self.texts("you"))
         self.hint_generator = MoveGenerator(lexicon, variant)
         self.pending: list[Tile] = []
         self.game: Game | None = None
         self.games_played = 0
+
+    def say(self, key: str, **fields) -> None:
+        """One message, never cut or re-wrapped by rich (the terminal wraps long lines)."""
+        self.console.print(self.texts(key, **fields), markup=False, soft_wrap=True)
 
     # ----------------------------------------------------------------- games
 
@@ -103,13 +274,20 @@ class PlaySession:
         self.pending = []
 
     def run(self, loaded: bool = False) -> None:
-        """Play games until the player stops: the human starts the first, then they alternate."""
+        """Play games until the player stops: the human starts the first, then they alternate.
+        Ctrl-C during a game offers to save it, then ends the program (KeyboardInterrupt)."""
         t = self.texts
-        self.console.print(t("welcome", level=self.level.title))
+        self.say("welcome", level=self.level.title)
         if not loaded:
             self.new_game(first=0)
         while True:
-            if not self.play_game():
+            try:
+                finished = self.play_game()
+            except KeyboardInterrupt:
+                self.console.print()
+                self.offer_save(interrupted=True)
+                raise
+            if not finished:
                 self.offer_save()
                 break
             self.finish_game()
@@ -118,7 +296,7 @@ class PlaySession:
             if not t.is_yes(self._ask(t("again"))):
                 break
             self.new_game(first=1 - self.game.first)
-        self.console.print(t("goodbye"))
+        self.say("goodbye")
 
     def play_game(self) -> bool:
         """Turns until the game ends (True) or the player quits (False)."""
@@ -137,17 +315,16 @@ class PlaySession:
         return True
 
     def computer_turn(self) -> None:
-        t = self.texts
         turn = self.game.step()
         nick = self.computer.name
         if turn.kind == PLACE:
-            self.console.print(t("played", nick=nick, play=turn.play, score=turn.score))
+            self.say("played", nick=nick, play=turn.play, score=turn.score)
             if turn.forced_exchange:
-                self.console.print(t("forced_exchange", nick=turn.forced_exchange))
+                self.say("forced_exchange", nick=turn.forced_exchange)
         elif turn.kind == EXCHANGE:
-            self.console.print(t("computer_exchanged", nick=nick, count=len(turn.exchanged)))
+            self.say("computer_exchanged", nick=nick, count=len(turn.exchanged))
         else:
-            self.console.print(t("computer_passed", nick=nick))
+            self.say("computer_passed", nick=nick)
 
     # ----------------------------------------------------------------- the human's commands
 
@@ -161,28 +338,28 @@ class PlaySession:
             if command == "quit":
                 return "quit"
             if command == "help":
-                self.console.print(t("help", exchanges=self.game.exchanges_left[0]), markup=False)
+                self.say("help", exchanges=self.game.exchanges_left[0])
             elif command == "undo":
                 self.pending = []
-                self.console.print(t("undone"))
+                self.say("undone")
             elif command == "shuffle":
                 rack = list(self.game.racks[0])
                 random.shuffle(rack)
                 self.game.racks[0] = "".join(rack)
-                self.console.print(t("shuffled"))
+                self.say("shuffled")
             elif command == "exchange":
                 self.exchange(rest)
             elif command == "pass":
                 self.pending = []
                 self.game.pass_turn()
-                self.console.print(t("passed"))
+                self.say("passed")
             elif command == "hint":
                 self.hint()
             elif command == "save":
                 self.save(Path(rest.strip()) if rest.strip() else None)
             elif command == "place":
                 if not self.pending:
-                    self.console.print(t("nothing_placed"))
+                    self.say("nothing_placed")
                 else:
                     self.try_place(self.pending, None)
             elif _TILE_ON_SQUARE.match(line):
@@ -190,9 +367,11 @@ class PlaySession:
             elif _GCG_MOVE.match(line):
                 self.typed_move(line)
             else:
-                self.console.print(t("not_understood", text=line), markup=False)
+                self.say("not_understood", text=line)
+        except PlayError as exc:
+            self.say("error", message=str(exc))
         except LiterakiError as exc:
-            self.console.print(t("error", message=str(exc)), markup=False)
+            self.say("error", message=t.translate(str(exc)))
         return None
 
     def free_rack(self) -> str:
@@ -200,38 +379,61 @@ class PlaySession:
         return take_from_rack(rack_needs(self.pending), self.game.racks[0])[0]
 
     def lay_tile(self, line: str) -> None:
+        """``h8 K`` (column first): one more tile on a square; case does not matter, a blank is
+        used when the rack lacks the letter or when written ``h8 ?K``."""
+        t = self.texts
         m = _TILE_ON_SQUARE.match(line)
         row, col = parse_square(m.group(1), self.variant.board.rows, self.variant.board.columns)
         letter = alphabet.normalize(m.group(3))
         if not alphabet.is_polish_letter(letter):
-            raise InputError(f"{m.group(3)!r} is not a Polish letter")
-        if self.game.board.occupied(row, col) or any((t.row, t.col) == (row, col) for t in self.pending):
-            raise InputError(f"{m.group(1)} is taken")
+            raise t.error("not_a_letter", letter=m.group(3))
+        if self.game.board.occupied(row, col) or any((x.row, x.col) == (row, col) for x in self.pending):
+            raise t.error("square_taken", square=m.group(1).lower())
         free = self.free_rack()
         blank = bool(m.group(2)) or letter not in free
         if (BLANK if blank else letter) not in free:
-            raise InputError(f"{letter.upper()} is not on your rack {free.upper()}")
+            raise t.error("not_on_rack", tiles=letter.upper(), rack=free.upper() or "-")
         self.pending.append(Tile(row, col, letter, blank))
 
     def typed_move(self, line: str) -> None:
+        """A whole move in GCG notation (``8H ŻÓŁW``, ``H8 ŻÓŁW``; ``9F K`` is a one-letter word
+        across).  It never discards tiles laid one at a time: with tiles laid it is refused."""
+        t = self.texts
+        if self.pending:
+            raise t.error("tiles_laid", tiles=self._pending_text())
         move = parse_move(line, self.variant)
-        if not isinstance(move, Placement):
-            raise InputError(line)
+        if not isinstance(move, Placement):  # pragma: no cover - the pattern admits placements only
+            raise t.error("not_understood", text=line)
         tiles = resolve(move, self.game.board)
         word = line.split(None, 1)[1]
-        if word == word.lower():  # all lower case: use the rack's tiles first, blanks for the rest
-            rack = list(self.game.racks[0])
-            fixed = []
-            for tile in tiles:
-                blank = tile.letter not in rack
-                if blank and BLANK in rack:
-                    rack.remove(BLANK)
-                elif not blank:
-                    rack.remove(tile.letter)
-                fixed.append(Tile(tile.row, tile.col, tile.letter, blank))
-            tiles = fixed
-        self.pending = []
+        rack = self.game.racks[0]
+        if word == word.lower():  # typed casually: the rack's tiles first, blanks for the letters it lacks
+            tiles = self._casual_tiles(tiles, rack)
+        else:  # the notation: upper case = a tile, lower case = a blank
+            _, missing = take_from_rack(rack_needs(tiles), rack)
+            if missing:
+                raise t.error("not_on_rack", tiles=missing.upper(), rack=rack.upper())
         self.try_place(tiles, move.direction)
+
+    def _casual_tiles(self, tiles: list[Tile], rack: str) -> list[Tile]:
+        """Rack tiles first, a blank for each letter the rack lacks (KOK with one K: one blank);
+        refused when that needs more blanks than the rack holds."""
+        left = list(rack)
+        fixed = []
+        for tile in tiles:
+            blank = tile.letter not in left
+            if not blank:
+                left.remove(tile.letter)
+            fixed.append(Tile(tile.row, tile.col, tile.letter, blank))
+        needed = sum(x.blank for x in fixed)
+        have = rack.count(BLANK)
+        if needed > have:
+            lacking = "".join(x.letter for x in fixed if x.blank)
+            raise self.texts.error("too_few_blanks", letters=lacking.upper(), needed=needed, blanks=have)
+        return fixed
+
+    def _pending_text(self) -> str:
+        return " ".join(f"{square_name(x.row, x.col)} {'?' if x.blank else ''}{x.letter.upper()}" for x in self.pending)
 
     def try_place(self, tiles: list[Tile], direction: int | None) -> None:
         t = self.texts
@@ -239,13 +441,10 @@ class PlaySession:
         rows = {x.row for x in tiles}
         direction = direction if direction is not None else (0 if len(rows) == 1 else 1)
         move = score_tiles(game.board, self.variant, tiles, direction)
-        _, missing = take_from_rack(rack_needs(tiles), game.racks[0])
-        if missing:
-            move.problems.append(f"{missing.upper()} not on your rack")
         check_words(move, self.lexicon.words.lookup)
         if move.problems:
-            self.pending = list(tiles) if not missing else []
-            self.console.print(t("invalid", problems="; ".join(move.problems)), markup=False)
+            self.pending = list(tiles)
+            self.say("invalid", problems="; ".join(t.translate(p) for p in move.problems))
             return
         self.pending = list(tiles)
         self.show()
@@ -255,25 +454,30 @@ class PlaySession:
             self.pending = []
             turn = game.turns[-1]
             if turn.forced_exchange:
-                self.console.print(t("forced_exchange", nick=turn.forced_exchange))
+                self.say("forced_exchange", nick=turn.forced_exchange)
         else:
-            self.console.print(t("cancelled"))
+            self.say("cancelled")
 
     def exchange(self, tiles: str) -> None:
         t = self.texts
         game = self.game
-        chosen = normalize_rack(tiles.replace(" ", ""), "exchange")
+        chosen = normalize_rack(tiles.replace(" ", ""), t("exchange_where"))
         if not game.can_exchange(0):
             minimum = self.variant.exchange_min_bag
             if len(game.bag) < minimum:
                 reason = t("bag_too_small", bag=len(game.bag), min=minimum)
             else:
                 reason = t("no_exchanges_left")
-            self.console.print(t("cannot_exchange", reason=reason))
+            self.say("cannot_exchange", reason=reason)
             return
+        if not chosen:
+            raise t.error("exchange_what")
+        _, missing = take_from_rack(chosen, game.racks[0])
+        if missing:
+            raise t.error("not_on_rack", tiles=missing.upper(), rack=game.racks[0].upper())
         self.pending = []
         game.exchange(chosen)
-        self.console.print(t("exchanged", tiles=chosen.upper(), left=game.exchanges_left[0]))
+        self.say("exchanged", tiles=chosen.upper(), left=game.exchanges_left[0])
 
     def hint(self) -> None:
         from literaki_cli.analysis.solve import found_move
@@ -281,10 +485,10 @@ class PlaySession:
         game = self.game
         moves = self.hint_generator.generate(game.board, game.racks[0])
         if not len(moves):
-            self.console.print(self.texts("no_hint"))
+            self.say("no_hint")
             return
         best = found_move(moves.records[moves.ranked()[0]], 1, game.board, self.variant, game.racks[0])
-        self.console.print(self.texts("hint", coord=best.coord, word=best.display, score=best.score))
+        self.say("hint", coord=best.coord, word=best.display, score=best.score)
 
     # ----------------------------------------------------------------- display
 
@@ -292,13 +496,12 @@ class PlaySession:
         from literaki_cli.io.render import board_to_rich
 
         game = self.game
-        t = self.texts
         board = game.board.with_tiles(self.pending)
         self.console.print(board_to_rich(board, self.variant, {(x.row, x.col) for x in self.pending}))
-        self.console.print(t("status", you=game.scores[0], computer=self.computer.name, them=game.scores[1],
-                             bag=len(game.bag), exchanges=game.exchanges_left[0]))  # fmt: skip
+        self.say("status", you=game.scores[0], computer=self.computer.name, them=game.scores[1],
+                 bag=len(game.bag), exchanges=game.exchanges_left[0])  # fmt: skip
         rack = " ".join(f"{ch.upper()}{self.variant.value_of(ch) if ch != BLANK else 0}" for ch in self.free_rack())
-        self.console.print(t("rack", rack=rack))
+        self.say("rack", rack=rack)
 
     def _ask(self, prompt: str) -> str:
         try:
@@ -309,30 +512,43 @@ class PlaySession:
     # ----------------------------------------------------------------- the end, saving, loading
 
     def finish_game(self) -> None:
-        t = self.texts
         game = self.game
-        self.console.print(t("game_over"))
+        self.say("game_over")
         for adj in game.adjustments:
-            self.console.print(t("adjustment", nick=adj.nick, points=adj.points, rack=adj.rack.upper() or "-"))
+            self.say("adjustment", nick=adj.nick, points=adj.points, rack=adj.rack.upper() or "-")
         you, them = game.scores
         if you == them:
-            self.console.print(t("draw", you=you, them=them))
+            self.say("draw", you=you, them=them)
+        elif you > them:
+            self.say("you_win", you=you, them=them)
         else:
-            winner = self.human.name if you > them else self.computer.name
-            self.console.print(t("winner", nick=winner, you=max(you, them), them=min(you, them)))
+            self.say("computer_wins", nick=self.computer.name, you=you, them=them)
 
-    def offer_save(self) -> None:
+    def offer_save(self, interrupted: bool = False) -> Path | None:
+        """Ask for a file name until the game is saved or the player declines.  After Ctrl-C,
+        a second Ctrl-C or EOF at the prompt ends the program (KeyboardInterrupt)."""
+        t = self.texts
         default = f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg"
-        answer = self._ask(self.texts("save_offer", default=default)).strip()
-        if answer and answer.lower() not in ("n", "nie", "no"):
-            self.save(Path(default if answer.lower() in ("t", "tak", "y", "yes") else answer))
+        while True:
+            try:
+                answer = self.read_line(t("save_offer", default=default)).strip()
+            except EOFError:
+                if interrupted:
+                    raise KeyboardInterrupt from None
+                return None
+            if not answer or t.is_no(answer):
+                return None
+            try:
+                return self.save(Path(default if t.is_yes(answer) else answer))
+            except PlayError as exc:
+                self.say("error", message=str(exc))
 
     def save(self, path: Path | None = None) -> Path:
         from literaki_cli.io.gcg import game_to_gcg
 
         game = self.game
         path = path or Path(f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg")
-        state = {"variant": self.variant.name, "level": self.level.name, "seed": self.seed,
+        state = {"variant": self.variant.name, "level": self.level.name, "lang": self.texts.lang, "seed": self.seed,
                  "racks": game.racks, "exchanges_left": game.exchanges_left, "current": game.current,
                  "first": game.first, "game_id": game.game_id, "passes_in_row": game.passes_in_row}  # fmt: skip
         text = game_to_gcg(game, self.lexicon.meta["source"]["file"].removesuffix(".zip"))
@@ -340,35 +556,48 @@ class PlaySession:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise InputError(f"{path}: cannot write: {exc.strerror}") from None
-        self.console.print(self.texts("saved", path=path))
+            raise self.texts.error("cannot_write", path=path, reason=exc.strerror or type(exc).__name__) from None
+        except ValueError:  # a NUL in the name
+            raise self.texts.error("bad_file_name", path=str(path).replace("\0", "\\0")) from None
+        self.say("saved", path=path)
         return path
 
-    def load(self, path: Path) -> None:
-        """Resume a game saved by :meth:`save`."""
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path}: cannot read: {exc}") from None
-        state_lines = [line for line in lines if line.startswith(STATE_PRAGMA)]
-        if not state_lines:
-            raise InputError(f"{path}: not a game saved by literaki play (no {STATE_PRAGMA.strip()} line)")
-        try:
-            state = json.loads(state_lines[0][len(STATE_PRAGMA) :])
-            self.seed = int(state["seed"])
-            self.new_game(first=int(state["first"]))
-            game = self.game
-            game.game_id = int(state["game_id"])
-            nicks = {self.human.name: 0, self.computer.name: 1}
-            for number, line in enumerate(lines, 1):
-                if line.startswith(">"):
-                    self._replay(line, nicks, f"{path}:{number}")
-            game.racks = [normalize_rack(r, f"{path}: rack") for r in state["racks"]]
-            game.exchanges_left = [int(x) for x in state["exchanges_left"]]
-            game.current = int(state["current"])
-            game.passes_in_row = int(state["passes_in_row"])
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InputError(f"{path}: damaged save ({exc})") from None
+    def load(self, path: Path | SavedGame) -> None:
+        """Resume a game saved by :meth:`save` (level and language are the session's: see
+        :func:`choose_settings`)."""
+        saved = path if isinstance(path, SavedGame) else read_save(path, self.texts)
+        t = self.texts
+        state, path = saved.state, saved.path
+        if state["variant"] != self.variant.name:
+            raise t.error("wrong_variant", path=path, saved=state["variant"], variant=self.variant.name)
+        self.seed = state["seed"]
+        self.new_game(first=state["first"])
+        game = self.game
+        game.game_id = state["game_id"]
+        # the human's nick in any language: saves from before the language was recorded
+        nicks = {Texts(lang)("you"): 0 for lang in LANGUAGES} | {self.computer.name: 1}
+        for number, line in enumerate(saved.lines, 1):
+            if line.startswith(">"):
+                self._replay(line, nicks, f"{path}:{number}")
+        racks = []
+        for rack in state["racks"]:
+            try:
+                racks.append(normalize_rack(rack))
+            except InputError:
+                raise t.error("damaged_field", path=path, field="racks", value=json.dumps(state["racks"])) from None
+        if any(len(r) > self.variant.rack_size for r in racks):
+            raise t.error("damaged_field", path=path, field="racks", value=json.dumps(state["racks"]))
+        if any(x > self.variant.exchange_max_per_player for x in state["exchanges_left"]):
+            raise t.error("damaged_field", path=path, field="exchanges_left", value=json.dumps(state["exchanges_left"]))
+        left = Counter(full_bag(self.variant))
+        left.subtract(BLANK if blank else letter for _, _, letter, blank in game.board.tiles())
+        left.subtract("".join(racks))
+        if any(count < 0 for count in left.values()):
+            raise t.error("damaged_field", path=path, field="racks", value=json.dumps(state["racks"]))
+        game.racks = racks
+        game.exchanges_left = list(state["exchanges_left"])
+        game.current = state["current"]
+        game.passes_in_row = state["passes_in_row"]
         from literaki_cli.games.bag import Bag, unseen_tiles
 
         game.bag = Bag(
@@ -378,14 +607,15 @@ class PlaySession:
 
     def _replay(self, line: str, nicks: dict[str, int], where: str) -> None:
         """Apply one GCG event to the board and the scores (racks come from the state line)."""
+        t = self.texts
         game = self.game
         m = re.match(r">(\S+): (\S*) (.*) ([+-]\d+) (-?\d+)$", line)
         if not m:
-            raise InputError(f"{where}: not a GCG event: {line!r}")
+            raise t.error("bad_event", where=where, line=line)
         nick, rack, what, score, total = m.groups()
         player = nicks.get(nick)
         if player is None:
-            raise InputError(f"{where}: unknown player {nick!r} (expected {', '.join(nicks)})")
+            raise t.error("unknown_player", where=where, nick=nick, expected=", ".join(nicks))
         if what.startswith("("):  # end-of-game adjustments of a finished game
             game.scores[player] = int(total)
             game.over = True
@@ -396,8 +626,13 @@ class PlaySession:
             kind, play, exchanged = EXCHANGE, what, what[1:].lower()
         else:
             kind, play, exchanged = PLACE, what, ""
-            move = parse_move(what, self.variant)
-            game.board = game.board.with_tiles(resolve(move, game.board))
+            try:
+                move = parse_move(what, self.variant)
+                if not isinstance(move, Placement):
+                    raise InputError(what)
+                game.board = game.board.with_tiles(resolve(move, game.board))
+            except InputError as exc:
+                raise t.error("bad_event_move", where=where, message=t.translate(str(exc))) from None
         game.scores[player] = int(total)
         game.turns.append(Turn(game.game_id, len(game.turns), player, nick, rack.lower(), kind, play, int(score),
                                int(total), 0, "", float(score), 0, 0, exchanged=exchanged))  # fmt: skip
