@@ -339,8 +339,9 @@ def _unlock(out_dir: Path, fd: int) -> None:
 
 
 def _prepare_folder(out_dir: Path, resume: bool, force: bool) -> None:
-    """A new run needs an empty folder (--force deletes an earlier run's files first; other
-    files are never touched); a resumed one needs the run's record."""
+    """A new run needs an empty folder, or ``force``: an earlier run's files are deleted (other
+    files are never touched), so no old table or GCG file is mistaken for the new run's.  A
+    resumed run needs its record."""
     if resume:
         if not (out_dir / RUN_FILE).is_file():
             raise InputError(f"{out_dir}: nothing to resume (no {RUN_FILE})")
@@ -350,11 +351,12 @@ def _prepare_folder(out_dir: Path, resume: bool, force: bool) -> None:
             f.unlink()
         with suppress(OSError):
             (out_dir / "gcg").rmdir()  # only if empty
+        return
     left = sorted(entry.name for entry in out_dir.iterdir() if entry.name != LOCK_FILE)
     if left:
-        hint = "other files than a run's" if force else "continue its run with --resume, or replace it with --force"
         shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
-        raise InputError(f"{out_dir}: not empty ({shown}); {hint}")
+        raise InputError(f"{out_dir}: not empty ({shown}); continue its run with --resume, "
+                         "or replace it with --force (other files than a run's are left alone)")  # fmt: skip
 
 
 def load_run_config(out_dir: Path) -> RunConfig:

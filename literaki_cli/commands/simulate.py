@@ -142,20 +142,29 @@ def _print_report(report: dict, console=None) -> None:
     from literaki_cli.analysis.report import interval_text
 
     console = console or _report_console()
+    columns = ("player", "level", "win % (95 % CI)", "p", "mean score (95 % CI)", "bingos", "pts/turn")
     rows = []
     for p in report["players"]:
         rows.append([p["player"], p["level"], f"{100 * p['win_rate']:.1f} {interval_text(p['win_rate_ci95'], 100)}",
                      f"{p['p_value']:.2g}", f"{p['mean_score']:.1f} {interval_text(p['mean_score_ci95'])}",
                      f"{p['bingos_per_game']:.2f}", f"{p['points_per_turn']:.1f}"])  # fmt: skip
     table = Table(title=f"{report['games']} games")
-    for i, col in enumerate(("player", "level", "win % (95 % CI)", "p", "mean score (95 % CI)", "bingos", "pts/turn")):
-        # a column never narrower than its longest number: on a narrow terminal a cell wraps
-        # between the value and its interval instead of cutting either
-        longest = max((len(word) for row in rows for word in row[i].split()), default=1)
+    needed = len(columns) + 1  # the borders
+    for i, col in enumerate(columns):
+        # a column never narrower than its longest number or heading word: a cell wraps between
+        # the value and its interval instead of cutting either
+        longest = max(len(word) for text in (col, *(row[i] for row in rows)) for word in text.split())
         table.add_column(col, justify="left" if i < 2 else "right", min_width=longest, overflow="fold")
+        needed += longest + 2  # the padding
     for row in rows:
         table.add_row(*row)
-    console.print(table)
+    if needed <= console.width:
+        console.print(table)
+    else:  # too narrow even for the numbers: one wrapped paragraph per player instead of a cut table
+        console.print(f"{report['games']} games")
+        for row in rows:
+            cells = zip(columns[2:], row[2:], strict=True)
+            console.print(f"{row[0]} ({row[1]}): " + "; ".join(f"{name} {value}" for name, value in cells))
     fl = report["game_length_turns"]
     console.print(f"first player wins {100 * (report['first_player_win_rate'] or 0):.1f} %; "
                   f"{fl['mean']:.1f} turns per game; ended by "
