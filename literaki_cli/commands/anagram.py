@@ -10,8 +10,17 @@ import typer
 
 from literaki_cli.commands.common import JsonOption, LexiconOption, app
 
+ANAGRAM_EPILOG = """\b
+Examples:
+  literaki anagram kotła zerwą imion pasek ruchy   every word on the grid
+  literaki anagram grid.txt --top 10 --min-len 4   a grid file (or '-')
+  literaki anagram KOTŁAZERWĄIMIONPASEKRUCHY --json
+  literaki anagram --letters "ŻÓŁW?"              every word of a rack
+  literaki anagram --letters KOTY --popular       popular words only
+"""
 
-@app.command("anagram")
+
+@app.command("anagram", epilog=ANAGRAM_EPILOG)
 def anagram_command(
     grid: Annotated[
         list[str] | None, typer.Argument(help="The 25 letters of a 5x5 grid (one string, five words, a file, '-').")
