@@ -208,3 +208,17 @@ def test_grid_rules_fuzz(tmp_path, changes):
             return
     assert 2 <= rules.size <= 8 and all(0 <= v <= 1000 for v in rules.class_values)
     assert 1 <= rules.min_players <= rules.max_players
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("size", "0"), ("size", "-4"), ("class_values", "[1, 2, 3, 4, 3000000000]")]
+)
+def test_anagram_and_simulate_refuse_a_bad_grid_rules_file_with_exit_2(tmp_path, capsys, key, value):
+    from literaki_cli.cli import main
+
+    path = _write(tmp_path / "g.toml", with_value("grid", key, value))
+    assert main(["anagram", "KOTŁAZERWĄIMIONPASEKRUCHY", "--rules", str(path)]) == 2
+    assert f"g.toml [grid]: key '{key}'" in capsys.readouterr().err
+    assert main(["simulate", "--game", "grid5", "--rules", str(path), "--out", str(tmp_path / "o")]) == 2
+    assert f"g.toml [grid]: key '{key}'" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
