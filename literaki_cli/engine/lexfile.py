@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import stat
 import struct
 import tempfile
 import zlib
@@ -82,21 +83,74 @@ def write_container(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarr
     return path.stat().st_size
 
 
-def read_container(path: Path, verify: bool = True) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """Map a container file; returns (meta, arrays).  Raises :class:`LexiconError` when unusable."""
-    path = Path(path)
+#: The largest header a reader accepts (real ones are a few kilobytes): a garbage length field
+#: must not make it read or parse megabytes.
+MAX_HEADER_BYTES = 1 << 20
+#: Array element types a container may hold (little endian or byte-sized numbers).
+ALLOWED_DTYPES = frozenset({"|u1", "|i1", "<u2", "<i2", "<u4", "<i4", "<u8", "<i8", "<f4", "<f8", "|b1"})
+
+
+def _open_regular(path: Path) -> tuple[mmap.mmap, int]:
+    """Map ``path`` read-only; refuses anything but a regular file without
+    blocking on it (a FIFO would hang a plain open)."""
     try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size < _PREFIX.size:
-                raise LexiconError(f"{path}: not a literaki lexicon file (only {size} bytes)")
-            buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise LexiconError(f"{path}: lexicon file not found") from None
     except IsADirectoryError:
         raise LexiconError(f"{path}: is a directory, not a lexicon file") from None
     except PermissionError:
         raise LexiconError(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot open the lexicon file: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise LexiconError(f"{path}: is a directory, not a lexicon file")
+        if not stat.S_ISREG(info.st_mode):
+            raise LexiconError(f"{path}: not a regular file (a pipe or device cannot hold a lexicon)")
+        if info.st_size < _PREFIX.size:
+            raise LexiconError(f"{path}: not a literaki lexicon file (only {info.st_size} bytes)")
+        try:
+            return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), info.st_size
+        except (OSError, ValueError) as exc:
+            raise LexiconError(f"{path}: cannot map the lexicon file: {exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number")
+
+
+def _int_field(spec: dict, key: str, where: str) -> int:
+    value = spec.get(key)
+    if type(value) is not int or value < 0:
+        raise LexiconError(f"{where}: {key} is {value!r}, not a non-negative integer")
+    return value
+
+
+def _array_of(buf: mmap.mmap, size: int, data_start: int, name: str, spec: Any, where: str) -> tuple[np.ndarray, int]:
+    """The array ``name`` described by ``spec`` and its recorded CRC-32, checked against the file."""
+    where = f"{where} (array {name!r})"
+    if not isinstance(spec, dict):
+        raise LexiconError(f"{where}: its description is not a table")
+    if not isinstance(spec.get("dtype"), str) or spec["dtype"] not in ALLOWED_DTYPES:
+        raise LexiconError(f"{where}: unsupported element type {spec.get('dtype')!r}")
+    dtype = np.dtype(spec["dtype"])
+    offset, length, crc = (_int_field(spec, key, where) for key in ("offset", "length", "crc32"))
+    if offset < data_start or offset % _ALIGN:
+        raise LexiconError(f"{where}: offset {offset} is inside the header or not 8-byte aligned")
+    if offset + length * dtype.itemsize > size:
+        raise LexiconError(f"{where}: truncated lexicon file (array cut short)")
+    return np.frombuffer(buf, dtype=dtype, count=length, offset=offset), crc
+
+
+def read_container(path: Path, verify: bool = True) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Map a container file; returns (meta, arrays).  Raises :class:`LexiconError` when unusable:
+    every field of the header is checked against the file before an array is handed out."""
+    path = Path(path)
+    buf, size = _open_regular(path)
     magic, version, header_len, header_crc, _ = _PREFIX.unpack_from(buf, 0)
     if magic != MAGIC:
         raise LexiconError(f"{path}: not a literaki lexicon file (bad magic number)")
@@ -107,22 +161,23 @@ def read_container(path: Path, verify: bool = True) -> tuple[dict[str, Any], dic
         )
     if _PREFIX.size + header_len > size:
         raise LexiconError(f"{path}: truncated lexicon file (header cut short)")
+    if header_len > MAX_HEADER_BYTES:
+        raise LexiconError(f"{path}: corrupt lexicon file (header of {header_len} bytes)")
     header = bytes(buf[_PREFIX.size : _PREFIX.size + header_len])
     if zlib.crc32(header) != header_crc:
         raise LexiconError(f"{path}: corrupt lexicon file (header checksum mismatch)")
     try:
-        parsed = json.loads(header)
+        parsed = json.loads(header, parse_constant=_reject_constant)
         meta, table = parsed["meta"], parsed["arrays"]
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise LexiconError(f"{path}: corrupt lexicon file (unreadable header)") from None
+    if not isinstance(meta, dict) or not isinstance(table, dict):
+        raise LexiconError(f"{path}: corrupt lexicon file (header is not a table of metadata and arrays)")
+    where = f"{path}: corrupt lexicon file"
     arrays = {}
     for name, spec in table.items():
-        dtype = np.dtype(spec["dtype"])
-        offset, length = int(spec["offset"]), int(spec["length"])
-        if offset + length * dtype.itemsize > size:
-            raise LexiconError(f"{path}: truncated lexicon file (array {name!r} cut short)")
-        arr = np.frombuffer(buf, dtype=dtype, count=length, offset=offset)
-        if verify and zlib.crc32(arr.data) != spec["crc32"]:
+        arr, crc = _array_of(buf, size, _PREFIX.size + header_len, name, spec, where)
+        if verify and zlib.crc32(arr.data) != crc:
             raise LexiconError(f"{path}: corrupt lexicon file (checksum mismatch in {name!r})")
         arrays[name] = arr
     return meta, arrays

@@ -101,6 +101,61 @@ class WordSet:
         return iter(self.text().splitlines())
 
 
+#: Bounds on header counts: far above any real lexicon (SJP: 3.2 M words of at most 15 letters),
+#: low enough that buffers sized from them stay allocatable.
+MAX_WORD_COUNT = 100_000_000
+MAX_WORD_LENGTH = 64
+ROOT_NAMES = ("all", "popular", "gaddag", "popular_gaddag")
+
+# The metadata fields commands read (path of keys -> type); a file lacking one is corrupt.
+_REQUIRED_META: dict[tuple[str, ...], type | tuple[type, ...]] = {
+    ("format",): str,
+    ("letters",): str,
+    ("alphabet",): str,
+    ("word_count",): int,
+    ("min_length",): int,
+    ("max_length",): int,
+    ("length_counts",): dict,
+    ("source", "name"): str,
+    ("source", "file"): str,
+    ("source", "sha256"): str,
+    ("source", "kind"): str,
+    ("source", "kind_label"): str,
+    ("source", "encoding"): str,
+    ("popular", "word_count"): int,
+    ("popular", "zipf_threshold"): (int, float),
+    ("graph", "roots"): dict,
+    ("built_at",): str,
+    ("tool_version",): str,
+}
+
+
+def _meta_field(meta: dict, keys: tuple[str, ...], kind: type | tuple[type, ...], where: str) -> Any:
+    value: Any = meta
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            raise LexiconError(f"{where}: metadata lacks {'.'.join(keys)}")
+        value = value[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise LexiconError(f"{where}: metadata {'.'.join(keys)} is {value!r}, of the wrong type")
+    return value
+
+
+def check_arcs(arcs: Any, where: str) -> np.ndarray:
+    """The arc array, once it is safe for every kernel whatever the file says: 32-bit arcs,
+    every target inside the array, letter codes in range, and the last arc ending its sibling
+    list (so a scan along any list stops inside the array).  Three passes over the array."""
+    if not isinstance(arcs, np.ndarray) or arcs.dtype != np.dtype("<u4") or arcs.ndim != 1 or arcs.shape[0] < 1:
+        raise LexiconError(f"{where}: the arc array is missing, empty or not of 32-bit arcs")
+    if int((arcs & np.uint32(wordgraph.INDEX_MASK)).max()) >= arcs.shape[0]:
+        raise LexiconError(f"{where}: an arc points outside the graph")
+    if arcs.shape[0] > 1 and int(arcs[1:].max()) >> wordgraph.LETTER_SHIFT > wordgraph.MAX_LETTER:
+        raise LexiconError(f"{where}: an arc carries an unknown letter code")
+    if not int(arcs[-1]) & wordgraph.END_BIT:
+        raise LexiconError(f"{where}: the last sibling list of the graph does not end")
+    return arcs
+
+
 class Lexicon:
     """A lexicon file, memory-mapped."""
 
@@ -108,20 +163,28 @@ class Lexicon:
         self.path = Path(path)
         self.meta = meta
         self._arrays = arrays
-        try:
-            self.arcs = arrays["arcs"]
-            roots = meta["graph"]["roots"]
-            self._roots = {name: int(roots[name]) for name in ("all", "popular", "gaddag", "popular_gaddag")}
-            self.word_count = int(meta["word_count"])
-            self.popular_count = int(meta["popular"]["word_count"])
-            self.max_length = int(meta["max_length"])
-            self.letters = str(meta["letters"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise LexiconError(f"{path}: corrupt lexicon file (metadata lacks {exc})") from None
+        where = f"{path}: corrupt lexicon file"
+        if not isinstance(meta, dict):
+            raise LexiconError(f"{where}: metadata is not a table")
+        for keys, kind in _REQUIRED_META.items():
+            _meta_field(meta, keys, kind, where)
+        self.arcs = check_arcs(arrays.get("arcs"), where)
+        roots = meta["graph"]["roots"]
+        self._roots = {name: _meta_field(roots, (name,), int, f"{where} (graph root)") for name in ROOT_NAMES}
+        if any(not 0 <= r < self.arcs.shape[0] for r in self._roots.values()):
+            raise LexiconError(f"{where}: a root lies outside the graph")
+        self.word_count = int(meta["word_count"])
+        self.popular_count = int(meta["popular"]["word_count"])
+        self.max_length = int(meta["max_length"])
+        self.letters = str(meta["letters"])
+        if not 0 <= self.popular_count <= self.word_count <= MAX_WORD_COUNT:
+            raise LexiconError(
+                f"{where}: word counts {self.word_count} (popular {self.popular_count}) out of range"
+            )
+        if not 0 <= int(meta["min_length"]) <= self.max_length <= MAX_WORD_LENGTH:
+            raise LexiconError(f"{where}: word lengths {meta['min_length']}..{self.max_length} out of range")
         if self.letters != alphabet.LETTERS:
             raise LexiconError(f"{path}: lexicon built for another alphabet; rebuild it")
-        if any(not 0 <= r < self.arcs.shape[0] for r in self._roots.values()):
-            raise LexiconError(f"{path}: corrupt lexicon file (root outside the graph)")
 
     @classmethod
     def open(cls, path: Path | None = None, verify: bool = True) -> Lexicon:

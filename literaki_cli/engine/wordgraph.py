@@ -23,6 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from literaki_cli.errors import LexiconError
+
 INDEX_BITS = 24
 INDEX_MASK = (1 << INDEX_BITS) - 1
 END_BIT = 1 << 24
@@ -92,7 +94,8 @@ def lookup_words(arcs: np.ndarray, root: int, codes: np.ndarray, starts: np.ndar
 
 def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) -> np.ndarray:
     """Every word of the graph, in letter-code order, as a flat buffer of codes, each word
-    followed by :data:`WORD_SEPARATOR`.  ``capacity`` bounds the buffer (letters + separators).
+    followed by :data:`WORD_SEPARATOR`.  ``capacity`` bounds the buffer (letters + separators):
+    :class:`LexiconError` when the words do not fit (a header that understates the word count).
     """
     out = np.empty(capacity, dtype=np.uint8)
     n_out = 0
@@ -107,6 +110,8 @@ def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) ->
         arc = arcs[p]
         word[depth] = arc >> LETTER_SHIFT
         if (arc & ACCEPTS_BIT) != 0:
+            if n_out + depth + 2 > capacity:  # the file holds more words than its header says
+                raise LexiconError("corrupt lexicon file: its graph holds more words than its header says")
             for k in range(depth + 1):
                 out[n_out] = word[k]
                 n_out += 1
