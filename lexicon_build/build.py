@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from literaki_cli import __version__
 from literaki_cli.engine import alphabet, lexfile
 from literaki_cli.engine.variant import Variant
 from literaki_cli.engine.wordrules import WordRules
+from literaki_cli.errors import InputError
 
 #: The stages a build reports through its ``on_stage`` callback, in order.
 STAGES = ("read", "filter", "popular", "compile", "write")
@@ -33,6 +35,24 @@ class BuildReport:
     file_size: int
     seconds: float
     stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+class NoUsableWords(InputError):
+    """The source holds no word the variant's rules allow: nothing worth a lexicon file."""
+
+    def __init__(self, source: sources.Source, dropped: Counter) -> None:
+        what = "it is empty" if not dropped else f"{sum(dropped.values()):,} entries dropped"
+        where = f"{source.path}:{source.member}" if source.member else str(source.path)
+        super().__init__(f"{where}: no usable word ({what}); no lexicon written")
+        self.source = source
+        self.dropped = dict(dropped)
+
+
+def check_popular_zipf(value: float) -> float:
+    """A Zipf threshold is a finite number between 0 and 10 (log10 of occurrences per billion words)."""
+    if not isinstance(value, int | float) or not math.isfinite(value) or not 0 <= value <= 10:
+        raise InputError(f"--popular-zipf {value!r}: give a Zipf frequency between 0 and 10 (default 2.5)")
+    return float(value)
 
 
 def filter_entries(entries: list[str], rules: WordRules) -> tuple[set[str], Counter]:
@@ -60,7 +80,13 @@ def build_lexicon(
     popular_zipf: float = popular.DEFAULT_ZIPF_THRESHOLD,
     on_stage: Callable[[str], None] | None = None,
 ) -> BuildReport:
-    """Compile ``source_path`` into the lexicon file ``output`` (written atomically)."""
+    """Compile ``source_path`` into the lexicon file ``output`` (written atomically).
+
+    Refused before any work: an output that cannot be written, a threshold that is no number.
+    Refused after reading (:class:`NoUsableWords`), leaving any file at ``output`` as it was:
+    a source with no usable word."""
+    popular_zipf = check_popular_zipf(popular_zipf)
+    lexfile.check_writable(output)
     timings: dict[str, float] = {}
     started = last = time.perf_counter()
 
@@ -77,6 +103,8 @@ def build_lexicon(
     rules = WordRules.of(variant)
     kept, dropped = filter_entries(source.entries, rules)
     del source.entries
+    if not kept:
+        raise NoUsableWords(source, dropped)
     stage_done("filter")
     popular_set = popular.popular_words(kept, popular_zipf)
     stage_done("popular")

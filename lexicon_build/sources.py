@@ -12,8 +12,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import lzma
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -66,30 +68,65 @@ def _pick_member(names: list[str], container: str) -> str:
     raise InputError(f"{container}: holds no slowa.txt, slowa-win.txt or odm.txt (it holds: {listed})")
 
 
+# What damaged, encrypted or exotic archives raise while they are read.
+_ARCHIVE_ERRORS = (
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    EOFError,
+    OSError,
+    zlib.error,
+    lzma.LZMAError,
+    ValueError,
+)
+
+
+def _read_zip(path: Path, raw: bytes) -> tuple[bytes, str]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+            member = _pick_member(zf.namelist(), str(path))
+            info = zf.getinfo(member)
+            if info.flag_bits & 0x1:
+                raise InputError(f"{path}: {member} is encrypted; give an unencrypted zip or the text file")
+            try:
+                return zf.read(member), member
+            except NotImplementedError:
+                raise InputError(
+                    f"{path}: {member} is compressed with a method this reader lacks "
+                    f"(zip method {info.compress_type}); repack it with deflate or give the text file"
+                ) from None
+            except RuntimeError as exc:  # what zipfile says of an encrypted member
+                raise InputError(f"{path}: {member}: {exc}") from None
+    except _ARCHIVE_ERRORS as exc:
+        raise InputError(f"{path}: damaged zip file ({exc})") from None
+
+
+def _read_tar(path: Path, raw: bytes) -> tuple[bytes, str]:
+    try:
+        with tarfile.open(fileobj=io.BytesIO(raw)) as tf:
+            member = _pick_member(tf.getnames(), str(path))
+            info = tf.getmember(member)
+            if not info.isfile():
+                what = "a symbolic link" if info.issym() or info.islnk() else "not a regular file"
+                raise InputError(f"{path}: {member} is {what}; the archive must hold the word list itself")
+            extracted = tf.extractfile(info)
+            if extracted is None:
+                raise InputError(f"{path}: {member} is not a regular file")
+            return extracted.read(), member
+    except _ARCHIVE_ERRORS as exc:
+        raise InputError(f"{path}: damaged tar archive ({exc})") from None
+
+
 def _unpack(path: Path, raw: bytes) -> tuple[bytes, str | None]:
     """The text bytes of a source file and the archive member they came from."""
     if raw.startswith(b"PK\x03\x04") or raw.startswith(b"PK\x05\x06"):
-        try:
-            with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-                member = _pick_member(zf.namelist(), str(path))
-                return zf.read(member), member
-        except (zipfile.BadZipFile, EOFError) as exc:
-            raise InputError(f"{path}: damaged zip file ({exc})") from None
+        return _read_zip(path, raw)
     if raw.startswith(b"\x1f\x8b"):
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"{path}: damaged gzip file ({exc})") from None
     if len(raw) > 262 and raw[257:262] == b"ustar":
-        try:
-            with tarfile.open(fileobj=io.BytesIO(raw)) as tf:
-                member = _pick_member(tf.getnames(), str(path))
-                extracted = tf.extractfile(member)
-                if extracted is None:
-                    raise InputError(f"{path}: {member} is not a regular file")
-                return extracted.read(), member
-        except tarfile.TarError as exc:
-            raise InputError(f"{path}: damaged tar archive ({exc})") from None
+        return _read_tar(path, raw)
     return raw, None
 
 

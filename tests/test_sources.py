@@ -132,3 +132,17 @@ def test_missing_file_and_unknown_kind(tmp_path):
     path.write_text("kot\n")
     with pytest.raises(InputError, match="unknown source kind"):
         read_source(path, kind="bogus")
+
+
+def test_a_list_mixing_utf8_and_cp1250_lines_keeps_every_word(tmp_path, variant):
+    from lexicon_build.build import build_lexicon
+    from literaki_cli.engine.lexicon import Lexicon
+
+    path = tmp_path / "mixed.txt"
+    path.write_bytes("kot\r\nżółw\r\n".encode() + "źdźbło\r\nwiężą\r\n".encode("cp1250") + "zażółć\r\n".encode())
+    source = read_source(path)
+    assert [e for e in source.entries if e] == ["kot", "żółw", "źdźbło", "więżą", "zażółć"]
+    assert source.encoding == "utf-8+cp1250 (per line)"
+    report = build_lexicon(path, tmp_path / "mixed.lexicon", variant)
+    assert report.dropped == {}
+    assert set(Lexicon.open(report.output).words) == {"kot", "żółw", "źdźbło", "więżą", "zażółć"}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -37,32 +40,37 @@ def build_lexicon_command(
 ) -> None:
     """Compile a word list into a lexicon file that loads instantly."""
     from lexicon_build import build, popular
-    from literaki_cli.engine import lexicon
+    from literaki_cli.engine import lexfile, lexicon
     from literaki_cli.engine.variant import load_variant
     from literaki_cli.errors import InputError
 
     if (source is None) == (not download):
         raise InputError("give a SOURCE file or --download (not both)")
+    zipf = build.check_popular_zipf(popular.DEFAULT_ZIPF_THRESHOLD if popular_zipf is None else popular_zipf)
     chosen_variant = load_variant(variant, rules)
     target = output or lexicon.default_lexicon_path()
+    lexfile.check_writable(target)
     if download:
         source = _download(target.parent / "downloads", url)
     from tqdm import tqdm
 
-    with tqdm(total=len(build.STAGES), desc="building", unit="step", disable=None, leave=False) as bar:
+    with (
+        _terminate_cleanly(),
+        tqdm(total=len(build.STAGES), desc="building", unit="step", disable=None, leave=False) as bar,
+    ):
 
         def on_stage(name: str) -> None:
             bar.set_postfix_str(name)
             bar.update(1)
 
-        report = build.build_lexicon(
-            source,
-            target,
-            chosen_variant,
-            kind=kind,
-            popular_zipf=popular.DEFAULT_ZIPF_THRESHOLD if popular_zipf is None else popular_zipf,
-            on_stage=on_stage,
-        )
+        try:
+            report = build.build_lexicon(
+                source, target, chosen_variant, kind=kind, popular_zipf=zipf, on_stage=on_stage
+            )
+        except build.NoUsableWords as exc:
+            bar.close()
+            _print_dropped_table(exc.dropped, err=True)
+            raise
     if json_out:
         typer.echo(
             json.dumps(
@@ -78,10 +86,48 @@ def build_lexicon_command(
                 },
                 ensure_ascii=False,
                 indent=2,
+                allow_nan=False,
             )
         )
         return
     _print_build_report(report)
+
+
+@contextlib.contextmanager
+def _terminate_cleanly() -> Iterator[None]:
+    """SIGTERM during a build ends it like an error, so the temporary file is removed (exit 143)."""
+    from literaki_cli.errors import LiterakiError
+
+    def on_terminate(signum: int, frame: object) -> None:
+        raise LiterakiError("build-lexicon terminated (SIGTERM); no lexicon written", exit_code=128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_terminate)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print_dropped_table(dropped: dict[str, int], err: bool = False) -> None:
+    """Why entries were dropped, per reason: the table a refused build shows on stderr."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from literaki_cli.engine.wordrules import REASONS
+
+    table = Table(title="no usable word: every entry was dropped")
+    table.add_column("words")
+    table.add_column("count", justify="right")
+    table.add_row("kept", "0", style="red")
+    for reason, count in sorted(dropped.items(), key=lambda item: -item[1]):
+        table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
+    if not dropped:
+        table.add_row("(no entries: the source is empty or holds only blank lines)", "")
+    Console(stderr=err).print(table)
 
 
 def _download(dest: Path, url: str | None) -> Path:
@@ -135,7 +181,7 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
     info["path"] = str(lex.path)
     info["file_size"] = lex.path.stat().st_size
     if json_out:
-        typer.echo(json.dumps(info, ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(info, ensure_ascii=False, indent=2, allow_nan=False))
         return
     src = info["source"]
     rows = [

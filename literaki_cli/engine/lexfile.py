@@ -12,18 +12,22 @@ Layout (little endian)::
 
 The header JSON holds the metadata (``meta``) and, per array, its dtype, offset, length and
 CRC-32.  Loading maps the file and checks sizes and checksums, so a truncated or corrupt
-file is reported, never half-used.  Writing goes to a temporary file that is renamed into
-place, so an interrupted build leaves nothing half-written.
+file is reported, never half-used.  Writing goes to a locked temporary file that is renamed
+into place, so an interrupted build leaves nothing half-written, and the next write removes
+the temporary files of writes that were killed (their lock died with them).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import mmap
 import os
+import re
 import stat
 import struct
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,11 @@ from typing import Any
 import numpy as np
 
 from literaki_cli.errors import LexiconError
+
+try:
+    import fcntl
+except ImportError:  # Windows: abandoned temporary files are recognised by their age instead
+    fcntl = None  # type: ignore[assignment]
 
 MAGIC = b"LITRKLEX"
 FORMAT_VERSION = 2
@@ -42,8 +51,122 @@ def _aligned(n: int) -> int:
     return (n + _ALIGN - 1) // _ALIGN * _ALIGN
 
 
+#: A temporary file is named ``<name>.<8 random characters>.tmp`` beside its target (the name
+#: cut so the temporary name stays within the 255-byte limit of file systems).
+_TEMP_SUFFIX = ".tmp"
+_TEMP_RANDOM = re.compile(r"[A-Za-z0-9_]{8}")
+
+
+def _temp_prefix(path: Path) -> str:
+    return path.name[:200] + "."
+
+
+def _current_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _lock(fd: int) -> None:
+    """Mark a temporary file as in use: the lock dies with its process, however it ends."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _is_abandoned(candidate: Path) -> bool:
+    """Whether no living process holds ``candidate`` (a temporary file of ours)."""
+    if fcntl is None:
+        return time.time() - candidate.stat().st_mtime > 3600
+    fd = os.open(candidate, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def remove_stale_temp_files(path: Path) -> list[Path]:
+    """Delete the temporary files that killed writes of ``path`` left beside it (ours by their
+    name, abandoned by their lock); returns them."""
+    path = Path(path)
+    prefix = _temp_prefix(path)
+    removed = []
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(_TEMP_SUFFIX)):
+            continue
+        if not _TEMP_RANDOM.fullmatch(name[len(prefix) : -len(_TEMP_SUFFIX)]):
+            continue
+        try:
+            if entry.is_file() and not entry.is_symlink() and _is_abandoned(entry):
+                entry.unlink()
+                removed.append(entry)
+        except OSError:
+            continue
+    return removed
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name too long, a loop of links: not a directory we could write in
+        return False
+
+
+def _write_failure(path: Path, exc: OSError) -> LexiconError:
+    """One line for a lexicon that cannot be written at ``path``."""
+    if isinstance(exc, IsADirectoryError) or _is_dir(path):
+        return LexiconError(f"{path}: is a directory; give the lexicon a file name (e.g. {path / 'sjp.lexicon'})")
+    if exc.errno == errno.ENAMETOOLONG:
+        return LexiconError(f"{path}: file name too long")
+    if isinstance(exc, (NotADirectoryError, FileExistsError)):
+        return LexiconError(f"{path}: cannot write the lexicon: a folder on the way is a file")
+    return LexiconError(f"{path}: cannot write the lexicon: {exc.strerror or exc}")
+
+
+def _create_temp(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path``, locked: (descriptor, name)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX, dir=path.parent)
+    try:
+        _lock(fd)
+    except BaseException:
+        os.close(fd)
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return fd, tmp_name
+
+
+def check_writable(path: Path) -> None:
+    """Raise :class:`LexiconError` now, before a long build, when ``path`` cannot be written
+    (a directory, a file on the way, a read-only file system, a name too long); also removes
+    the temporary files killed builds of ``path`` left."""
+    path = Path(path)
+    try:
+        if _is_dir(path):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        if len(path.name.encode(errors="surrogateescape")) > 255:
+            raise OSError(errno.ENAMETOOLONG, "file name too long")
+        fd, tmp_name = _create_temp(path)
+    except OSError as exc:
+        raise _write_failure(path, exc) from None
+    os.close(fd)
+    Path(tmp_name).unlink(missing_ok=True)
+    remove_stale_temp_files(path)
+
+
 def write_container(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> int:
-    """Write ``meta`` and ``arrays`` atomically to ``path``; returns the file size in bytes."""
+    """Write ``meta`` and ``arrays`` atomically to ``path``; returns the file size in bytes.
+
+    The file gets the permissions of any new file (0666 less the umask).  A write that fails
+    (disk full, read-only file system...) raises :class:`LexiconError` and leaves neither a
+    temporary file nor a changed ``path``."""
     path = Path(path)
     arrays = {name: np.ascontiguousarray(a) for name, a in arrays.items()}
     # Offsets depend on the header length, which depends on the offsets' digits: iterate.
@@ -59,13 +182,17 @@ def write_container(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarr
                 "crc32": zlib.crc32(arr.data),
             }
             offset = _aligned(offset + arr.nbytes)
-        header = json.dumps({"meta": meta, "arrays": table}, ensure_ascii=False, sort_keys=True).encode()
+        header = json.dumps(
+            {"meta": meta, "arrays": table}, ensure_ascii=False, sort_keys=True, allow_nan=False
+        ).encode()
         if len(header) == header_len:
             break
         header_len = len(header)
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp_name = _create_temp(path)
+    except OSError as exc:
+        raise _write_failure(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(_PREFIX.pack(MAGIC, FORMAT_VERSION, len(header), zlib.crc32(header), 0))
@@ -75,8 +202,13 @@ def write_container(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarr
                 out.write(arr.data)
             out.write(b"\0" * (_aligned(out.tell()) - out.tell()))
             out.flush()
+            os.fchmod(out.fileno(), 0o666 & ~_current_umask())
             os.fsync(out.fileno())
         os.replace(tmp_name, path)
+        remove_stale_temp_files(path)
+    except OSError as exc:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise _write_failure(path, exc) from None
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
