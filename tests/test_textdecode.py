@@ -64,3 +64,15 @@ def test_control_bytes_of_iso_8859_2_are_not_text():
 
 def test_decomposed_letters_are_composed():
     assert decode_text("z\u0307o\u0301łw".encode(), "f") == "żółw"
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.binary(max_size=300))
+def test_any_bytes_decode_or_are_refused_naming_a_line(data):
+    try:
+        text = decode_text(data, "f")
+    except InputError as exc:
+        assert str(exc).startswith("f: line ")
+    else:
+        assert isinstance(text, str)
+        assert text.count("\n") == data.count(b"\n")  # one line of text per line of input

@@ -178,9 +178,7 @@ class Lexicon:
         self.max_length = int(meta["max_length"])
         self.letters = str(meta["letters"])
         if not 0 <= self.popular_count <= self.word_count <= MAX_WORD_COUNT:
-            raise LexiconError(
-                f"{where}: word counts {self.word_count} (popular {self.popular_count}) out of range"
-            )
+            raise LexiconError(f"{where}: word counts {self.word_count} (popular {self.popular_count}) out of range")
         if not 0 <= int(meta["min_length"]) <= self.max_length <= MAX_WORD_LENGTH:
             raise LexiconError(f"{where}: word lengths {meta['min_length']}..{self.max_length} out of range")
         if self.letters != alphabet.LETTERS:
