@@ -1,50 +1,185 @@
 """The words ``check-word`` is given (arguments, stdin, a file) and the word rules it checks
 them by: those the lexicon was built with, so a lexicon built for other rules is judged by its
-own limits.  Kept light (no numba, no polars): checking one word must start fast."""
+own limits.  Kept light (no numba, no polars): checking one word must start fast.
+
+Files and stdin are read as bytes and decoded by :func:`~literaki_cli.engine.textdecode.decode_text`,
+like every text input (UTF-8 with or without a BOM, Windows-1250, ISO-8859-2), a chunk of whole
+lines at a time so that a stream of any size goes through in bounded memory.  A chunk is what is
+available now: a producer writing one line at a time gets each answer at once, a file or a fast
+pipe is read in large chunks.
+"""
 
 from __future__ import annotations
 
+import io
+import os
+import re
+import select
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
+from literaki_cli.engine.textdecode import decode_text
 from literaki_cli.engine.wordrules import WordRules
 from literaki_cli.errors import InputError
 
+#: Bytes asked for by one read.
+READ_SIZE = 1 << 16
+#: Bytes of input gathered into one chunk while more is available at once (a batch's worth).
+CHUNK_SIZE = 1 << 20
+#: Bytes a line may have: longer is binary data, not a word list (and would be held whole).
+MAX_LINE = 1 << 20
 
-def word_lines(words: list[str], file: Path | None, stdin: TextIO | None = None) -> Iterator[str]:
-    """Every input line: the arguments, then stdin where '-' stands, then the file.
 
-    Refuses no input at all at once (InputError); the lines themselves are read lazily, so a
-    stream of any size goes through in batches.  ``stdin`` defaults to ``sys.stdin``.
+def word_batches(words: list[str], file: Path | None, stdin: TextIO | None = None) -> Iterator[list[str]]:
+    """Every input word, in lists as they become available: the arguments, then stdin where '-'
+    stands, then the file.
+
+    Words are stripped; a blank line of a file or of stdin is skipped, but an argument is a word
+    even when empty (``check-word "$UNSET"`` must not pass).  Refuses no input at all and an
+    argument that is not text at once (InputError); the rest is read lazily.  ``stdin``
+    defaults to ``sys.stdin``.
     """
     if not words and file is None:
         raise InputError("give words to check, --file FILE, or '-' to read from stdin")
-    return _lines(words, file, sys.stdin if stdin is None else stdin)
+    for number, word in enumerate(words, start=1):
+        _check_argument(number, word)
+    return _batches(words, file, sys.stdin if stdin is None else stdin)
 
 
-def _lines(words: list[str], file: Path | None, stdin: TextIO | None) -> Iterator[str]:
+def word_lines(words: list[str], file: Path | None, stdin: TextIO | None = None) -> Iterator[str]:
+    """Every input word, one at a time (see :func:`word_batches`)."""
+    batches = word_batches(words, file, stdin)
+    return (word for batch in batches for word in batch)
+
+
+def _check_argument(number: int, word: str) -> None:
+    """Refuse an argument that is not valid UTF-8 (Python hands its bytes over as lone surrogates)."""
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = word.encode("utf-8", "surrogateescape") if _escaped_bytes_only(word) else None
+        shown = repr(raw)[2:-1] if raw is not None else word.encode("utf-8", "backslashreplace").decode("ascii")
+        raise InputError(f"word argument {number} ({shown}): not UTF-8 text") from None
+
+
+def _escaped_bytes_only(word: str) -> bool:
+    return all(not "\ud800" <= ch <= "\udfff" or "\udc80" <= ch <= "\udcff" for ch in word)
+
+
+def _batches(words: list[str], file: Path | None, stdin: TextIO | None) -> Iterator[list[str]]:
+    pending: list[str] = []
     for word in words:
-        if word == "-":
-            if stdin is None:
-                raise InputError("'-' given but there is no standard input")
-            yield from stdin
-        else:
-            yield word
+        if word != "-":
+            pending.append(word.strip())
+            continue
+        if pending:
+            yield pending
+            pending = []
+        if stdin is None:
+            raise InputError("'-' given but there is no standard input")
+        yield from _stream_batches(stdin, "stdin")
+    if pending:
+        yield pending
     if file is not None:
         try:
-            handle = open(file, encoding="utf-8")
+            handle = open(file, "rb", buffering=0)
         except OSError as exc:
             raise InputError(f"{file}: cannot read: {exc.strerror}") from None
         with handle:
-            line_no = 0
-            try:
-                for line in handle:
-                    line_no += 1
-                    yield line
-            except UnicodeDecodeError:
-                raise InputError(f"{file}:{line_no + 1}: not UTF-8 text") from None
+            yield from _stream_batches(handle, str(file))
+
+
+def _stream_batches(stream: TextIO | BinaryIO, source: str) -> Iterator[list[str]]:
+    """The words of a stream, a chunk of whole lines at a time."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        fd = None
+    if fd is None:  # an in-memory stream (tests, embedding): already text or bytes
+        data = stream.read()
+        text = data if isinstance(data, str) else decode_text(data, source)
+        yield _words(text)
+        return
+    try:
+        for first_line, chunk in _available_chunks(fd, source):
+            yield _words(_decode(chunk, source, first_line))
+    except OSError as exc:
+        raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+
+
+def _words(text: str) -> list[str]:
+    """The non-blank lines of ``text``, stripped (a BOM of a file appended to another too)."""
+    words = []
+    for line in text.split("\n"):
+        word = line.strip()
+        if word.startswith("\ufeff"):
+            word = word[1:].strip()
+        if word:
+            words.append(word)
+    return words
+
+
+_LINE_NUMBER = re.compile(r"^(?P<source>.*?): line (?P<line>\d+):")
+
+
+def _decode(chunk: bytes, source: str, first_line: int) -> str:
+    """``chunk`` decoded; an error names the line of the whole stream, not of the chunk."""
+    try:
+        return decode_text(chunk, source)
+    except InputError as exc:
+        message = str(exc)
+        found = _LINE_NUMBER.match(message)
+        if found is None or found["source"] != source:
+            raise
+        line = int(found["line"]) + first_line - 1
+        raise InputError(f"{source}: line {line}:{message[found.end() :]}") from None
+
+
+def _available_chunks(fd: int, source: str) -> Iterator[tuple[int, bytes]]:
+    """Whole lines of ``fd`` (the last one may lack its newline), as soon as they arrive, each
+    chunk with the number of its first line.
+
+    Each chunk holds what was there to read without waiting (up to :data:`CHUNK_SIZE`), so a
+    line written by a slow producer is handed on at once while a file comes in large chunks.
+    A line longer than :data:`MAX_LINE` is refused.
+    """
+    ready = _readiness_check(fd)
+    rest = b""
+    line = 1
+    at_end = False
+    while not at_end:
+        data = os.read(fd, READ_SIZE)  # waits for the first bytes only
+        if not data:
+            break
+        parts, size = [rest, data], len(rest) + len(data)
+        while size < CHUNK_SIZE and ready():
+            more = os.read(fd, READ_SIZE)
+            if not more:
+                at_end = True
+                break
+            parts.append(more)
+            size += len(more)
+        data = b"".join(parts)
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            yield line, data[:cut]
+            line += data.count(b"\n", 0, cut)
+        rest = data[cut:]
+        if len(rest) > MAX_LINE:
+            raise InputError(f"{source}: line {line}: longer than {MAX_LINE:,} bytes; give one word per line")
+    if rest:
+        yield line, rest
+
+
+def _readiness_check(fd: int) -> Callable[[], bool]:
+    """Whether more of ``fd`` can be read without waiting (always, where select cannot tell)."""
+    try:
+        select.select([fd], [], [], 0)
+    except (OSError, ValueError):  # e.g. a pipe on Windows
+        return lambda: True
+    return lambda: bool(select.select([fd], [], [], 0)[0])
 
 
 def lexicon_word_rules(meta: dict) -> WordRules:

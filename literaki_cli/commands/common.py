@@ -2,11 +2,14 @@
 which turns every error into one line on stderr and an exit code, never a traceback.
 
 Exit codes (README, "Exit codes"): 0 success, 1 a negative answer (an invalid word, an illegal
-move), 2 bad usage, input or lexicon, 3 a bug, 130 interrupted.
+move), 2 bad usage, input or lexicon (or output that cannot be written), 3 a bug, 130
+interrupted, 141 the reader of the output went away (``| head``), as for a program killed by SIGPIPE.
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 from pathlib import Path
@@ -22,6 +25,54 @@ EXIT_NEGATIVE = 1
 EXIT_ERROR = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+#: 128 + SIGPIPE: what a shell reports for a program whose reader went away (``| head -1``).
+EXIT_OUTPUT_CLOSED = 141
+
+#: Errors of a write that the environment causes (disk full, quota, file too large, device gone).
+_WRITE_FAILURES = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+class OutputClosed(Exception):
+    """The reader of standard output went away (``| head``): the command stops quietly.
+
+    Not an OSError, so that nothing between the command and :func:`main` takes it for another fault.
+    """
+
+
+class OutputFailed(LiterakiError):
+    """Standard output cannot be written (disk full, closed): one line on stderr, exit 2."""
+
+
+class Output:
+    """Standard output for a command that streams: a reader that went away stops the command
+    quietly (exit 141), a write that fails (disk full) is one line on stderr and exit 2."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = sys.stdout if stream is None else stream
+        if self.stream is None:
+            raise OutputFailed("cannot write the output: standard output is closed")
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+        except OSError as exc:
+            raise _output_fault(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise _output_fault(exc) from None
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def _output_fault(exc: OSError) -> Exception:
+    if isinstance(exc, BrokenPipeError):
+        return OutputClosed()
+    return OutputFailed(f"cannot write the output: {exc.strerror or exc}")
+
 
 app = typer.Typer(
     name="literaki",
@@ -31,6 +82,37 @@ app = typer.Typer(
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+#: What --help shows for a parameter instead of the Python type name Typer would show.
+_HELP_TYPE_NAMES = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN", "path": "PATH"}
+
+
+def _readable_help_types() -> None:
+    """Newer Typer labels each parameter in ``--help`` with its Python type (``<bool>`` on a
+    plain flag, ``<list[str]>``, ``<int range>``); show what a user types instead, as click
+    does: nothing for a flag, TEXT, INTEGER, NUMBER, PATH, the choices.  Older Typer (click's
+    own labels) is left alone."""
+    base = getattr(getattr(typer, "core", None), "_TyperParameter", None)
+    python_labels = getattr(base, "display_type", None)
+    if python_labels is None or getattr(python_labels, "readable", False):
+        return
+
+    def display_type(self, ctx) -> str | None:
+        if getattr(self, "is_flag", False) or getattr(self, "count", False):
+            return None
+        if self.param_type_name == "argument" and self.metavar is not None:
+            return None  # the metavar, shown as its name, already says it
+        label = python_labels(self, ctx).strip("<>")
+        if label.startswith("list[") and label.endswith("]"):
+            label = label[5:-1]
+        label = label.removesuffix(" range")
+        return _HELP_TYPE_NAMES.get(label, label.upper() if label.isidentifier() else label)
+
+    display_type.readable = True
+    base.display_type = display_type
+
+
+_readable_help_types()
 
 LexiconOption = Annotated[
     Path | None,
@@ -64,52 +146,91 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every error becomes one line on stderr and an exit code, never a traceback."""
     try:
         code = app(args=argv, prog_name="literaki", standalone_mode=False)
+    except OutputClosed:
+        _silence_stdout()
+        return EXIT_OUTPUT_CLOSED
+    except OutputFailed as exc:
+        _silence_stdout()
+        sys.stderr.write(f"literaki: error: {exc}\n")
+        return exc.exit_code
     except LiterakiError as exc:
-        _flush_quietly()
+        _flush_stdout()
         sys.stderr.write(f"literaki: error: {exc}\n")
         return exc.exit_code
     except typer.Exit as exc:
-        _flush_quietly()
-        return exc.exit_code
+        return _flush_stdout() or exc.exit_code
     except KeyboardInterrupt:
-        _flush_quietly()
+        _flush_stdout()
         sys.stderr.write("literaki: interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
-        return EXIT_OK
+        return EXIT_OUTPUT_CLOSED
+    except SystemExit:
+        # Click ends a command whose output pipe closed with exit 1, stdout wrapped to hush it.
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            sys.stdout = sys.stdout.wrapped
+            sys.stderr = getattr(sys.stderr, "wrapped", sys.stderr)
+            _silence_stdout()
+            return EXIT_OUTPUT_CLOSED
+        raise
     except typer.Abort:
         sys.stderr.write("literaki: interrupted\n")
         return EXIT_INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in _WRITE_FAILURES:
+            return _internal_error(exc)
+        _flush_stdout()
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"literaki: error: {where}cannot write: {exc.strerror}\n")
+        return EXIT_ERROR
     except Exception as exc:
         # A usage error of the (vendored or external) click: it knows how to show itself.
         if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             return exc.exit_code
-        if os.environ.get("LITERAKI_DEBUG"):
-            raise
-        _flush_quietly()
-        sys.stderr.write(
-            f"literaki: internal error: {type(exc).__name__}: {exc} (a bug: please report it; "
-            "LITERAKI_DEBUG=1 shows the traceback)\n"
-        )
-        return EXIT_INTERNAL
-    _flush_quietly()
-    return code if isinstance(code, int) else EXIT_OK
+        return _internal_error(exc)
+    return _flush_stdout() or (code if isinstance(code, int) else EXIT_OK)
 
 
-def _flush_quietly() -> int:
+def _internal_error(exc: Exception) -> int:
+    if os.environ.get("LITERAKI_DEBUG"):
+        raise exc
+    _flush_stdout()
+    sys.stderr.write(
+        f"literaki: internal error: {type(exc).__name__}: {exc} (a bug: please report it; "
+        "LITERAKI_DEBUG=1 shows the traceback)\n"
+    )
+    return EXIT_INTERNAL
+
+
+def _flush_stdout() -> int:
+    """Flush what the command printed: 0 when done, else the exit code of the fault (a closed
+    pipe: quietly; a failed write: one line on stderr); either way the rest is dropped."""
+    if sys.stdout is None:
+        return 0
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
+        return EXIT_OUTPUT_CLOSED
+    except OSError as exc:
+        _silence_stdout()
+        sys.stderr.write(f"literaki: error: cannot write the output: {exc.strerror or exc}\n")
+        return EXIT_ERROR
     return 0
 
 
 def _silence_stdout() -> None:
-    # Python flushes stdout at exit; point it at devnull so a closed pipe raises nothing more.
+    # Python flushes stdout at exit; point it at devnull so a closed pipe or a full disk raises
+    # nothing more (an in-memory stdout, as under pytest, has nothing to redirect).
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fileno)
+    os.close(devnull)
 
 
 def run() -> None:
