@@ -25,6 +25,11 @@ from literaki_cli.io.positionio import detect_format, read_position, write_posit
 
 PACKAGE = Path(__file__).resolve().parent.parent / "literaki_cli"
 LITERAKI_TOML = (PACKAGE / "variants" / "literaki.toml").read_text(encoding="utf-8")
+# Literaki with directional squares too, so their keys get fuzzed.
+DIRECTIONAL_TOML = LITERAKI_TOML.replace(
+    '"2" = { name = "word x2", word_multiplier = 2 }',
+    '"2" = { name = "end x2", directional_word_multiplier = 2, directions = ["across-end", "down-end"] }',
+)
 GRID_TOML = (PACKAGE / "games" / "grid5.toml").read_text(encoding="utf-8")
 VARIANT = load_variant()
 
@@ -113,6 +118,18 @@ def move_texts(draw) -> str:
     return f"{position} {word}"
 
 
+ODD_VALUES = ODD_NUMBERS + ['"x"', '""', "[{}]", '[["across-end"]]', "{}", '[true, "red"]', "[1, 2, 3]", '"h²"']
+
+
+@st.composite
+def retyped(draw, text: str) -> str:
+    """A TOML text with a few values (after ``key = ``) replaced by values of other types."""
+    spans = [m.span() for m in re.finditer(r"(?<== )(?:\[[^\]\n]*\]|[^,}\n#]+)", text)]
+    for start, end in sorted(draw(st.sets(st.sampled_from(spans), min_size=1, max_size=3)), reverse=True):
+        text = text[:start] + draw(st.sampled_from(ODD_VALUES)) + text[end:]
+    return text
+
+
 def parse_or_refuse(parse, *args):
     """The parser's result, or None when it refused the input with InputError (any other
     exception fails the test)."""
@@ -173,7 +190,9 @@ def test_grids_parse_or_are_refused(text):
 
 
 @FUZZ
-@given(st.one_of(renumbered(LITERAKI_TOML), mutated([LITERAKI_TOML])))
+@given(
+    st.one_of(renumbered(LITERAKI_TOML), retyped(LITERAKI_TOML), retyped(DIRECTIONAL_TOML), mutated([LITERAKI_TOML]))
+)
 def test_variant_rules_load_bounded_or_are_refused(text):
     variant = parse_or_refuse(parse_variant, text, "fuzz.toml")
     if variant is None:
@@ -188,7 +207,7 @@ def test_variant_rules_load_bounded_or_are_refused(text):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(renumbered(GRID_TOML), mutated([GRID_TOML])))
+@given(st.one_of(renumbered(GRID_TOML), retyped(GRID_TOML), mutated([GRID_TOML])))
 def test_grid_rules_load_or_are_refused(text):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "grid.toml"

@@ -226,6 +226,9 @@ def rules_with(old: str, new: str) -> str:
         ("size = 7", "size = 27", "size"),
         ("max_length = 15", "max_length = 100", "max_length"),
         ("rows = 15", "rows = 27", "rows"),
+        ('"a" = [9, "yellow"]', '"a" = [true, "yellow"]', "expected [count, colour]"),
+        ('"2" = { name = "word x2", word_multiplier = 2 }', '"2" = { directions = [{}] }', "key 'directions'"),
+        ('"2" = { name = "word x2", word_multiplier = 2 }', '"2" = { directions = [["across-end"]] }', "directions"),
     ],
 )
 def test_every_rules_number_is_bounded_naming_the_key(old, new, key):

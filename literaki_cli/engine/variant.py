@@ -260,7 +260,7 @@ def parse_square(key: str, spec: dict[str, Any], colours: dict[str, int], where:
         raise InputError(f"{r.where}: key 'colour' names unknown colour {colour!r} (known: {', '.join(colours)})")
     directions = r.get("directions", list, [])
     for d in directions:
-        if d not in DIRECTIONS:
+        if not isinstance(d, str) or d not in DIRECTIONS:
             raise InputError(f"{r.where}: key 'directions' has {d!r}; use {', '.join(DIRECTIONS)}")
     directional = r.positive("directional_word_multiplier", 1, maximum=MAX_MULTIPLIER)
     if directional != 1 and not directions:
@@ -328,7 +328,8 @@ def parse_variant(text: str, source: str) -> Variant:
         where = f"{source} [tiles] key '{letter}'"
         if letter not in alphabet.POLISH_LETTERS or len(letter) != 1:
             raise InputError(f"{where}: not a lower-case letter of the Polish alphabet")
-        if not (isinstance(spec, list) and len(spec) == 2 and isinstance(spec[0], int) and isinstance(spec[1], str)):
+        if not (isinstance(spec, list) and len(spec) == 2 and isinstance(spec[0], int)
+                and not isinstance(spec[0], bool) and isinstance(spec[1], str)):  # fmt: skip
             raise InputError(f"{where}: expected [count, colour], got {spec!r}")
         count, colour = spec
         if not 1 <= count <= MAX_TILE_COUNT:
