@@ -117,9 +117,24 @@ def test_directory_long_name_and_bad_bytes_are_one_line_errors(capsys, tmp_path,
     code, _, err = run(capsys, "show", "x" * 5000 + ".txt")
     assert code == 2 and err.count("\n") == 1 and len(err) < 300
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"...............\n\xff\xfe\n")
+    bad.write_bytes(b"...............\n\xff\xfe\n")  # not UTF-8: read as Windows-1250, where it is no letter
     code, _, err = run(capsys, "show", str(bad))
-    assert code == 2 and f"{bad}:2: not UTF-8 text" in err
+    assert code == 2 and f"{bad}:2:1: unexpected character" in err
+
+
+def test_a_windows_1250_board_and_a_bom_on_stdin_are_read(capsys, tmp_path, monkeypatch):
+    rows = ["." * 15] * 15
+    rows[7] = ".......ŻÓŁW...."
+    board = tmp_path / "cp1250.txt"
+    board.write_bytes(("\r\n".join(rows) + "\r\n").encode("cp1250"))
+    code, out, _ = run(capsys, "show", str(board), "--to", "cgp")
+    assert code == 0 and out.startswith("15/15/15/15/15/15/15/7ŻÓŁW4/")
+    stdin = tmp_path / "stdin.cgp"
+    stdin.write_bytes(b"\xef\xbb\xbf" + (EMPTY_CGP + " KOT/ 0/0 0").encode())
+    with stdin.open("rb") as raw:
+        monkeypatch.setattr("sys.stdin", __import__("io").TextIOWrapper(raw, encoding="utf-8"))
+        code, out, _ = run(capsys, "show", "-", "--to", "cgp")
+    assert code == 0 and out.startswith(EMPTY_CGP + " KOT/ 0/0 0")
 
 
 # --------------------------------------------------------------------------- racks and tile supply

@@ -310,12 +310,11 @@ MAX_POSITION_BYTES = 1 << 20
 
 
 def _decode(data: bytes, source: str) -> str:
-    """UTF-8 text of a position, or an InputError naming the line of the first bad byte."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{source}:{line}: not UTF-8 text (byte {data[exc.start]:#04x})") from None
+    """The text of a position file or stdin, decoded like every text input (UTF-8 with or
+    without a BOM, or Windows-1250 / ISO-8859-2); InputError naming the line otherwise."""
+    from literaki_cli.engine.textdecode import decode_text
+
+    return decode_text(data, source)
 
 
 def _read_limited(stream, source: str) -> str:
