@@ -79,12 +79,13 @@ def build_lexicon(
     kind: str | None = None,
     popular_zipf: float = popular.DEFAULT_ZIPF_THRESHOLD,
     on_stage: Callable[[str], None] | None = None,
+    allow_empty: bool = False,
 ) -> BuildReport:
     """Compile ``source_path`` into the lexicon file ``output`` (written atomically).
 
     Refused before any work: an output that cannot be written, a threshold that is no number.
     Refused after reading (:class:`NoUsableWords`), leaving any file at ``output`` as it was:
-    a source with no usable word."""
+    a source with no usable word, unless ``allow_empty`` (a test that needs a lexicon of no word)."""
     popular_zipf = check_popular_zipf(popular_zipf)
     lexfile.check_writable(output)
     timings: dict[str, float] = {}
@@ -103,7 +104,7 @@ def build_lexicon(
     rules = WordRules.of(variant)
     kept, dropped = filter_entries(source.entries, rules)
     del source.entries
-    if not kept:
+    if not kept and not allow_empty:
         raise NoUsableWords(source, dropped)
     stage_done("filter")
     popular_set = popular.popular_words(kept, popular_zipf)

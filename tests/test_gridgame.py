@@ -55,7 +55,8 @@ def test_same_seed_same_game(lexicon):
 def test_early_end_when_everyone_passes_two_rounds(tmp_path, lexicon):
     empty_folder = tmp_path
     (empty_folder / "w.txt").write_text("qq\n", encoding="utf-8")  # no playable word at all
-    nothing = Lexicon.open(build_lexicon(empty_folder / "w.txt", empty_folder / "n.lexicon", load_variant()).output)
+    built = build_lexicon(empty_folder / "w.txt", empty_folder / "n.lexicon", load_variant(), allow_empty=True)
+    nothing = Lexicon.open(built.output)
     players = [GridComputer(f"p{i}", load_levels()["trudny"], nothing.words, RULES) for i in range(2)]
     game = GridGame(RULES, players, seed=1).play()
     assert game.ended_by == "passes" and game.round == 2
