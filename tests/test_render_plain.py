@@ -43,3 +43,16 @@ def test_colour_console_shows_colours_not_labels():
     board = Board.for_variant(V)
     text = rendered(board_to_rich(board, V), color_system="truecolor", force_terminal=True)
     assert "\x1b[" in text and "(r)" not in text and "red squares" not in text
+
+
+def test_piped_score_lines_are_whole_at_any_terminal_width(small_lexicon, capsys, monkeypatch):
+    from literaki_cli.cli import main
+
+    monkeypatch.setenv("COLUMNS", "40")
+    empty = "/".join(["15"] * 15) + " / 0/0 0"
+    code = main(["score", empty, "8E", "ZAŻÓŁCIĆ", "--lexicon", str(small_lexicon)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    line = next(line for line in out.splitlines() if line.startswith("ZAŻÓŁCIĆ 8E:"))
+    assert line.rstrip().endswith("✓") and "(blank)" not in line and len(line) > 40
+    assert max(len(line) for line in out.splitlines()) > 40  # nothing folded at the terminal's width

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LexiconOption, app
+from literaki_cli.commands.common import JsonOption, LexiconOption, app, output_console
 
 ANAGRAM_EPILOG = """\b
 Examples:
@@ -69,12 +69,11 @@ def anagram_command(
 
 
 def _print_grid(answer) -> None:
-    from rich.console import Console
     from rich.text import Text
 
     from literaki_cli.engine.coords import square_name
 
-    console = Console(highlight=False)
+    console = output_console()
     cells, n, prem, words = answer.cells, answer.rules.size, answer.premiums, answer.words
     best = words[0] if words else None
     order = {cell: i for i, cell in enumerate(best.path, 1)} if best else {}

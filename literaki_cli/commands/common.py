@@ -122,6 +122,19 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON 
 RulesOption = Annotated[Path | None, typer.Option("--rules", help="Variant file (TOML) with your own rules.")]
 
 
+def output_console(stderr: bool = False):
+    """Rich on a terminal (tables fit its width, wrapping rather than cutting numbers); plain
+    text at full width otherwise, so a pipe or a file gets every line and number whole."""
+    import sys
+
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    if stream.isatty():
+        return Console(highlight=False, stderr=stderr)
+    return Console(highlight=False, stderr=stderr, width=100_000, color_system=None, soft_wrap=True)
+
+
 def colour_enabled(stream) -> bool:
     """Whether to colour ``stream``: a terminal, and neither NO_COLOR nor TERM=dumb."""
     return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LexiconOption, app
+from literaki_cli.commands.common import JsonOption, LexiconOption, app, output_console
 
 
 @app.command("build-lexicon")
@@ -114,7 +114,6 @@ def _terminate_cleanly() -> Iterator[None]:
 
 def _print_dropped_table(dropped: dict[str, int], err: bool = False) -> None:
     """Why entries were dropped, per reason: the table a refused build shows on stderr."""
-    from rich.console import Console
     from rich.table import Table
 
     from literaki_cli.engine.wordrules import REASONS
@@ -127,7 +126,7 @@ def _print_dropped_table(dropped: dict[str, int], err: bool = False) -> None:
         table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
     if not dropped:
         table.add_row("(no entries: the source is empty or holds only blank lines)", "")
-    Console(stderr=err).print(table)
+    output_console(stderr=err).print(table)
 
 
 def _download(dest: Path, url: str | None) -> Path:
@@ -151,13 +150,12 @@ def _download(dest: Path, url: str | None) -> Path:
 
 
 def _print_build_report(report) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from literaki_cli.engine.wordrules import REASONS
 
     meta = report.meta
-    console = Console()
+    console = output_console()
     table = Table(title=f"{meta['source']['name']} ({meta['source']['kind_label']}, {meta['source']['encoding']})")
     table.add_column("words")
     table.add_column("count", justify="right")

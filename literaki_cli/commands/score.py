@@ -9,7 +9,15 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, JsonOption, LexiconOption, RulesOption, app
+from literaki_cli.commands.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    JsonOption,
+    LexiconOption,
+    RulesOption,
+    app,
+    output_console,
+)
 from literaki_cli.commands.position import (
     FormatOption,
     ImageOption,
@@ -61,11 +69,10 @@ def show_command(
     if to is not None:
         sys.stdout.write(write_position(pos, to))
         return
-    from rich.console import Console
 
     from literaki_cli.io.render import board_to_rich
 
-    console = Console(highlight=False)
+    console = output_console()
     console.print(board_to_rich(pos.board, pos.variant))
     if pos.racks:
         console.print("racks: " + " / ".join(r.upper() or "-" for r in pos.racks))
@@ -125,12 +132,11 @@ def score_command(
 
 
 def _print_move_score(scored, variant) -> None:
-    from rich.console import Console
 
     from literaki_cli.io.render import board_to_rich
 
     result, leave = scored.result, scored.leave
-    console = Console(highlight=False)
+    console = output_console()
     console.print(board_to_rich(scored.board_after, variant, scored.new_squares))
     for w in result.words:
         parts = []

@@ -15,6 +15,7 @@ from literaki_cli.commands.common import (
     LexiconOption,
     RulesOption,
     app,
+    output_console,
 )
 
 # The options that are settings of a run (recorded in run.json): on --resume they come from the
@@ -124,24 +125,12 @@ def report_command(
         _print_report(report)
 
 
-def _report_console():
-    """Rich on a terminal (tables fit its width, wrapping rather than cutting numbers); plain
-    text at full width otherwise, so a pipe or a file gets every number whole."""
-    import sys
-
-    from rich.console import Console
-
-    if sys.stdout.isatty():
-        return Console(highlight=False)
-    return Console(highlight=False, width=100_000, color_system=None, soft_wrap=True)
-
-
 def _print_report(report: dict, console=None) -> None:
     from rich.table import Table
 
     from literaki_cli.analysis.report import interval_text
 
-    console = console or _report_console()
+    console = console or output_console()
     columns = ("player", "level", "win % (95 % CI)", "p", "mean score (95 % CI)", "bingos", "pts/turn")
     rows = []
     for p in report["players"]:

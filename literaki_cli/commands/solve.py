@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LexiconOption, RulesOption, app
+from literaki_cli.commands.common import JsonOption, LexiconOption, RulesOption, app, output_console
 from literaki_cli.commands.position import (
     FormatOption,
     ImageOption,
@@ -75,10 +75,9 @@ def solve_command(
 
 
 def _print_solutions(result, rack: str, bingo_bonus: int) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = output_console()
     if not result.moves:
         what = "no legal move" if not result.generated else "no move passes the filters"
         console.print(f"{what} for the rack {rack.upper()}: exchange or pass remain")
