@@ -42,10 +42,38 @@ TIMEOUT = 300
 # The words the examples use (each in the SJP games list), and a few common ones so that
 # self-play games have moves to make.
 EXAMPLE_WORDS = [
-    "żółw", "żółwia", "zażółć", "źdźbło", "kot", "kota", "koty", "kotła", "ósmy",  # check-word, score, solve
-    "zerwą", "imion", "pasek", "ruchy", "ma",  # the 5x5 grid
-    "za", "guz",  # examples/saved-game.gcg
-    "na", "to", "nie", "tak", "ale", "oko", "osa", "pas", "rak", "sok", "tam", "las", "kos", "nos", "wata", "lato",
+    "żółw",
+    "żółwia",
+    "zażółć",
+    "źdźbło",
+    "kot",
+    "kota",
+    "koty",
+    "kotła",
+    "ósmy",  # check-word, score, solve
+    "zerwą",
+    "imion",
+    "pasek",
+    "ruchy",
+    "ma",  # the 5x5 grid
+    "za",
+    "guz",  # examples/saved-game.gcg
+    "na",
+    "to",
+    "nie",
+    "tak",
+    "ale",
+    "oko",
+    "osa",
+    "pas",
+    "rak",
+    "sok",
+    "tam",
+    "las",
+    "kos",
+    "nos",
+    "wata",
+    "lato",
     "kawa",
 ]
 # The words the examples show as invalid: not in the real list either.
@@ -175,7 +203,12 @@ def run_block(examples: list[Example], base: Path, lexicon: Path, bin_dir: Path)
             dump.write_bytes(stand_in_dump())
         done = subprocess.run(
             ["bash", "-c", f"set -o pipefail\n{command}"],
-            cwd=workdir, env=env, input=stdin_for(command), capture_output=True, text=True, timeout=TIMEOUT,
+            cwd=workdir,
+            env=env,
+            input=stdin_for(command),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
         )
         crashed = "Traceback" in done.stderr or "internal error" in done.stderr
         if done.returncode != example.exit_code or crashed:
@@ -213,26 +246,30 @@ def test_readme_shows_the_example_board():
 
 
 def test_extraction():
-    text = "\n".join([
-        "```sh",
-        "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[dev]' && literaki check-word kot",
-        "printf 'kot\\n' | literaki check-word -   # stdin",
-        "literaki check-word ŻÓŁK '#x'   # exit 1: not a word",
-        "python -m pytest -q",
-        "# a comment line",
-        "```",
-        "```text",
-        "literaki not-a-command",
-        "```",
-        "```sh",
-        "python benchmarks/bench_solve.py",
-        "```",
-    ])
-    assert readme_blocks(text) == [[
-        Example(2, "literaki check-word kot", 0),
-        Example(3, "printf 'kot\\n' | literaki check-word -", 0),
-        Example(4, "literaki check-word ŻÓŁK '#x'", 1),
-    ]]
+    text = "\n".join(
+        [
+            "```sh",
+            "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[dev]' && literaki check-word kot",
+            "printf 'kot\\n' | literaki check-word -   # stdin",
+            "literaki check-word ŻÓŁK '#x'   # exit 1: not a word",
+            "python -m pytest -q",
+            "# a comment line",
+            "```",
+            "```text",
+            "literaki not-a-command",
+            "```",
+            "```sh",
+            "python benchmarks/bench_solve.py",
+            "```",
+        ]
+    )
+    assert readme_blocks(text) == [
+        [
+            Example(2, "literaki check-word kot", 0),
+            Example(3, "printf 'kot\\n' | literaki check-word -", 0),
+            Example(4, "literaki check-word ŻÓŁK '#x'", 1),
+        ]
+    ]
     with pytest.raises(AssertionError, match="unknown step"):
         readme_blocks("```sh\nrm -rf x && literaki show a\n```\n")
     assert prepared("literaki simulate --games 1000 --seed 7") == f"literaki simulate --games {GAMES_CAP} --seed 7"

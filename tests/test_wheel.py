@@ -74,8 +74,18 @@ def install(wheel, tmp_path_factory) -> Path:
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index",
-         str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
         check=True,
         timeout=300,
     )
@@ -84,7 +94,9 @@ def install(wheel, tmp_path_factory) -> Path:
     # stays inactive and `literaki_cli` can only come from the wheel.
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout.strip()
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
     ours = [p for p in sorted(ours) if Path(p).is_dir() and Path(p).resolve() != ROOT]
@@ -109,7 +121,12 @@ def _env(jit: bool = False) -> dict[str, str]:
 def _run(bin_dir: Path, cwd: Path, *args: str, stdin: str | None = None, jit: bool = False):
     return subprocess.run(
         [str(bin_dir / "literaki"), *args],
-        cwd=cwd, input=stdin, capture_output=True, text=True, env=_env(jit), timeout=180,
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=_env(jit),
+        timeout=180,
     )
 
 
@@ -165,8 +182,20 @@ def test_commands_run_from_the_installed_wheel(install, workdir):
         assert texts["text"]["welcome"].split("(")[0] in played.stdout
         assert texts["text"]["goodbye"] in played.stdout
 
-    simulated = _run(install, workdir, "simulate", *lexicon, "--games", "2", "--players", "latwy,normalny",
-                     "--seed", "1", "--out", "sim")
+    simulated = _run(
+        install,
+        workdir,
+        "simulate",
+        *lexicon,
+        "--games",
+        "2",
+        "--players",
+        "latwy,normalny",
+        "--seed",
+        "1",
+        "--out",
+        "sim",
+    )
     assert simulated.returncode == 0, simulated.stderr
     games = (workdir / "sim" / "games.csv").read_text(encoding="utf-8").splitlines()
     assert len(games) == 3 and (workdir / "sim" / "report.md").is_file()

@@ -561,7 +561,11 @@ class RunFolder:
 
 @contextmanager
 def open_run(
-    out_dir: Path | None, config: RunConfig | None = None, *, resume: bool = False, force: bool = False,
+    out_dir: Path | None,
+    config: RunConfig | None = None,
+    *,
+    resume: bool = False,
+    force: bool = False,
     given: dict[str, Any] | None = None,
 ) -> Iterator[RunFolder]:
     """Claim ``out_dir`` for a run before any game: create it, lock it, check it is writable and
