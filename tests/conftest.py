@@ -99,3 +99,64 @@ def flowing_lexicon(tmp_path_factory, variant):
     folder = tmp_path_factory.mktemp("flowing")
     (folder / "w.txt").write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
     return Lexicon.open(build_lexicon(folder / "w.txt", folder / "f.lexicon", variant).output)
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+#: Computer levels for self-play tests over the flowing lexicon (every word is "all" vocabulary).
+TEST_LEVELS = """
+[mistrz]
+vocabulary = "all"
+quantile = [0, 0]
+exchange_below = 3
+keep = "aeio"
+keep_max = 2
+
+[slaby]
+vocabulary = "all"
+quantile = [1.2, 2.5]
+exchange_below = 0
+"""
+
+
+@pytest.fixture(scope="module")
+def game_lexicon(flowing_lexicon, tmp_path_factory):
+    """The flowing lexicon and a levels file of TEST_LEVELS."""
+    levels = tmp_path_factory.mktemp("levels") / "levels.toml"
+    levels.write_text(TEST_LEVELS, encoding="utf-8")
+    return flowing_lexicon, levels
+
+
+@pytest.fixture
+def env_lexicon(monkeypatch, small_lexicon, tmp_path):
+    """The small lexicon as $LITERAKI_LEXICON, and a private data directory."""
+    monkeypatch.setenv("LITERAKI_LEXICON", str(small_lexicon))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return small_lexicon
+
+
+def run_cli(capsys, *args):
+    """``literaki ARGS`` in this process: (exit code, stdout, stderr)."""
+    from literaki_cli.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class Script:
+    """Feeds lines to a play session like a keyboard; an exception in the list is raised
+    instead (KeyboardInterrupt = Ctrl-C); EOF when the script ends."""
+
+    def __init__(self, *lines):
+        self.lines = list(lines)
+        self.prompts = []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        if isinstance(line, BaseException) or (isinstance(line, type) and issubclass(line, BaseException)):
+            raise line
+        return line

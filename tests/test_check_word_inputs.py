@@ -17,20 +17,9 @@ from hypothesis import strategies as st
 from literaki_cli.analysis import wordcheck, wordinput
 from literaki_cli.cli import main
 from literaki_cli.errors import InputError
-from tests.conftest import SMALL_WORDS
+from tests.conftest import SMALL_WORDS, run_cli
 
-
-@pytest.fixture
-def env_lexicon(monkeypatch, small_lexicon, tmp_path):
-    monkeypatch.setenv("LITERAKI_LEXICON", str(small_lexicon))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return small_lexicon
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def literaki(args, small_lexicon, **kwargs):

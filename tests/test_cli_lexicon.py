@@ -5,24 +5,12 @@ import os
 import subprocess
 import sys
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from literaki_cli.cli import main
+from tests.conftest import run_cli
 
-
-@pytest.fixture
-def env_lexicon(monkeypatch, small_lexicon, tmp_path):
-    monkeypatch.setenv("LITERAKI_LEXICON", str(small_lexicon))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    return small_lexicon
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def test_check_word_valid_and_invalid(env_lexicon, capsys):

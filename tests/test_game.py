@@ -16,26 +16,6 @@ from literaki_cli.games.game import EXCHANGE, Game
 from literaki_cli.games.players import exchange_choice, load_levels, make_players
 
 V = load_variant()
-LEVELS_ALL = """
-[mistrz]
-vocabulary = "all"
-quantile = [0, 0]
-exchange_below = 3
-keep = "aeio"
-keep_max = 2
-
-[slaby]
-vocabulary = "all"
-quantile = [1.2, 2.5]
-exchange_below = 0
-"""
-
-
-@pytest.fixture(scope="module")
-def game_lexicon(flowing_lexicon, tmp_path_factory):
-    levels = tmp_path_factory.mktemp("levels") / "levels.toml"
-    levels.write_text(LEVELS_ALL, encoding="utf-8")
-    return flowing_lexicon, levels
 
 
 def players(lexicon, levels_file, specs=("mistrz", "mistrz")):

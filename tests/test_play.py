@@ -9,22 +9,9 @@ from rich.console import Console
 
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.games.play import PlaySession, Texts
+from tests.conftest import Script
 
 V = load_variant()
-
-
-class Script:
-    """Feeds lines to the session like a keyboard; EOF when the script ends."""
-
-    def __init__(self, *lines):
-        self.lines = list(lines)
-        self.prompts = []
-
-    def __call__(self, prompt):
-        self.prompts.append(prompt)
-        if not self.lines:
-            raise EOFError
-        return self.lines.pop(0)
 
 
 def session(lexicon, *lines, lang="en", seed=4):

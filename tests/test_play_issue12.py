@@ -13,27 +13,10 @@ from rich.console import Console
 from literaki_cli.commands.common import main
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.games.play import PlayError, PlaySession, Texts, play_level
+from tests.conftest import Script
 
 V = load_variant()
 ENGLISH = re.compile(r"\b(the|is|not|cannot|move|board|rack|word|tiles?|letter|square|character|without)\b", re.I)
-
-
-class Script:
-    """Feeds lines to the session like a keyboard; an exception in the list is raised instead
-    (KeyboardInterrupt = Ctrl-C); EOF when the script ends."""
-
-    def __init__(self, *lines):
-        self.lines = list(lines)
-        self.prompts = []
-
-    def __call__(self, prompt):
-        self.prompts.append(prompt)
-        if not self.lines:
-            raise EOFError
-        line = self.lines.pop(0)
-        if isinstance(line, BaseException) or (isinstance(line, type) and issubclass(line, BaseException)):
-            raise line
-        return line
 
 
 def session(lexicon, *lines, lang="pl", level="normalny", seed=4):

@@ -23,30 +23,10 @@ from literaki_cli.cli import main
 from literaki_cli.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
-LEVELS = """
-[mistrz]
-vocabulary = "all"
-quantile = [0, 0]
-exchange_below = 3
-keep = "aeio"
-keep_max = 2
-
-[slaby]
-vocabulary = "all"
-quantile = [1.2, 2.5]
-exchange_below = 0
-"""
 
 
-@pytest.fixture(scope="module")
-def setup(flowing_lexicon, tmp_path_factory):
-    levels = tmp_path_factory.mktemp("levels") / "levels.toml"
-    levels.write_text(LEVELS, encoding="utf-8")
-    return flowing_lexicon, levels
-
-
-def cli_args(setup, *more: str) -> list[str]:
-    lexicon, levels = setup
+def cli_args(game_lexicon, *more: str) -> list[str]:
+    lexicon, levels = game_lexicon
     return ["simulate", "--players", "slaby,mistrz", "--workers", "1", "--lexicon", str(lexicon.path),
             "--levels", str(levels), *more]  # fmt: skip
 
@@ -67,10 +47,10 @@ def stop_after(count: int, monkeypatch) -> None:
     monkeypatch.setattr(simulate, "play_one", interrupted)
 
 
-def test_the_interrupt_hint_resumes_a_seeded_gcg_run_with_its_own_settings(setup, tmp_path, capsys, monkeypatch):
+def test_the_interrupt_hint_resumes_a_seeded_gcg_run_with_its_own_settings(game_lexicon, tmp_path, capsys, monkeypatch):
     out = tmp_path / "rs"
     stop_after(3, monkeypatch)
-    assert main(cli_args(setup, "--games", "6", "--seed", "7", "--gcg", "--out", str(out))) == 130
+    assert main(cli_args(game_lexicon, "--games", "6", "--seed", "7", "--gcg", "--out", str(out))) == 130
     err = capsys.readouterr().err
     hint = re.search(r"continue with (--resume \S+)", err)
     assert hint and "3 of 6 games kept" in err
@@ -83,7 +63,7 @@ def test_the_interrupt_hint_resumes_a_seeded_gcg_run_with_its_own_settings(setup
     assert tables(out)["games"].height == 6
     assert sorted(p.name for p in (out / "gcg").glob("*.gcg")) == [f"game-{g:06d}.gcg" for g in range(6)]
     whole = tmp_path / "whole"
-    assert main(cli_args(setup, "--games", "6", "--seed", "7", "--out", str(whole))) == 0
+    assert main(cli_args(game_lexicon, "--games", "6", "--seed", "7", "--out", str(whole))) == 0
     for name, frame in tables(whole).items():
         assert tables(out)[name].equals(frame), name  # resumed = played in one go
 
@@ -99,21 +79,21 @@ def test_the_interrupt_hint_resumes_a_seeded_gcg_run_with_its_own_settings(setup
         (["--force"], "--force replaces a run; --resume continues one"),
     ],
 )
-def test_resume_refuses_an_option_that_contradicts_the_record(setup, tmp_path, capsys, option, message):
+def test_resume_refuses_an_option_that_contradicts_the_record(game_lexicon, tmp_path, capsys, option, message):
     out = tmp_path / "run"
-    assert main(cli_args(setup, "--games", "4", "--seed", "7", "--out", str(out))) == 0
+    assert main(cli_args(game_lexicon, "--games", "4", "--seed", "7", "--out", str(out))) == 0
     record = (out / "run.json").read_text(encoding="utf-8")
     capsys.readouterr()
     assert main(["simulate", "--resume", str(out), *option]) == 2
     assert message in capsys.readouterr().err
     assert (out / "run.json").read_text(encoding="utf-8") == record
     # the same options stated as recorded are accepted (a complete run plays nothing more)
-    assert main(cli_args(setup, "--resume", str(out), "--games", "4", "--seed", "7")) == 0
+    assert main(cli_args(game_lexicon, "--resume", str(out), "--games", "4", "--seed", "7")) == 0
     assert tables(out)["games"].height == 4
 
 
-def test_library_resume_plays_only_the_missing_games(setup, tmp_path, monkeypatch):
-    lexicon, levels = setup
+def test_library_resume_plays_only_the_missing_games(game_lexicon, tmp_path, monkeypatch):
+    lexicon, levels = game_lexicon
     config = RunConfig(["slaby", "mistrz"], 5, 3, lexicon=str(lexicon.path), levels=str(levels))
     stop_after(2, monkeypatch)
     part = run_simulation(config, 1, tmp_path / "run")
@@ -124,8 +104,8 @@ def test_library_resume_plays_only_the_missing_games(setup, tmp_path, monkeypatc
     assert played == [2, 3, 4] and not rest.interrupted and len(rest.outputs) == 5
 
 
-def run_in_background(setup, out: Path, workers: int) -> subprocess.Popen:
-    lexicon, levels = setup
+def run_in_background(game_lexicon, out: Path, workers: int) -> subprocess.Popen:
+    lexicon, levels = game_lexicon
     args = [sys.executable, "-m", "literaki_cli", "simulate", "--players", "slaby,mistrz", "--games", "100000",
             "--workers", str(workers), "--seed", "5", "--lexicon", str(lexicon.path), "--levels", str(levels),
             "--out", str(out)]  # fmt: skip
@@ -135,9 +115,9 @@ def run_in_background(setup, out: Path, workers: int) -> subprocess.Popen:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_two_ctrl_c_keep_every_finished_game(setup, tmp_path, workers):
+def test_two_ctrl_c_keep_every_finished_game(game_lexicon, tmp_path, workers):
     out = tmp_path / "run"
-    proc = run_in_background(setup, out, workers)
+    proc = run_in_background(game_lexicon, out, workers)
     try:
         deadline = time.monotonic() + 120
         while not (out / "run.json").is_file():  # the folder is claimed before the first game
@@ -166,22 +146,22 @@ def test_two_ctrl_c_keep_every_finished_game(setup, tmp_path, workers):
     assert not list(out.glob(".*.tmp"))
 
 
-def test_a_locked_folder_is_refused(setup, tmp_path, capsys, monkeypatch):
-    lexicon, levels = setup
+def test_a_locked_folder_is_refused(game_lexicon, tmp_path, capsys, monkeypatch):
+    lexicon, levels = game_lexicon
     out = tmp_path / "run"
     config = RunConfig(["slaby", "mistrz"], 2, 1, lexicon=str(lexicon.path), levels=str(levels))
     with open_run(out, config):
         assert (out / simulate.LOCK_FILE).read_text(encoding="ascii").strip() == str(os.getpid())
         monkeypatch.setattr(simulate, "play_one", lambda game_id: pytest.fail("a game was played"))
-        assert main(cli_args(setup, "--games", "2", "--resume", str(out))) == 2
+        assert main(cli_args(game_lexicon, "--games", "2", "--resume", str(out))) == 2
         assert f"another simulate (pid {os.getpid()}) is writing there" in capsys.readouterr().err
         with pytest.raises(InputError, match="another simulate"):
             run_simulation(config, 1, tmp_path / "run", resume=True)
     assert not (out / simulate.LOCK_FILE).exists()  # released with the run
 
 
-def test_a_stale_lock_file_does_not_block(setup, tmp_path):
-    lexicon, levels = setup
+def test_a_stale_lock_file_does_not_block(game_lexicon, tmp_path):
+    lexicon, levels = game_lexicon
     out = tmp_path / "run"
     out.mkdir()
     (out / simulate.LOCK_FILE).write_text("999999\n", encoding="ascii")  # left by a killed run: unlocked
@@ -189,16 +169,16 @@ def test_a_stale_lock_file_does_not_block(setup, tmp_path):
     assert len(run_simulation(config, 1, out).outputs) == 2
 
 
-def test_a_non_empty_out_is_refused_and_force_replaces_only_the_runs_files(setup, tmp_path, capsys):
+def test_a_non_empty_out_is_refused_and_force_replaces_only_the_runs_files(game_lexicon, tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(cli_args(setup, "--games", "4", "--gcg", "--out", str(out))) == 0
+    assert main(cli_args(game_lexicon, "--games", "4", "--gcg", "--out", str(out))) == 0
     (out / "notes.txt").write_text("mine", encoding="utf-8")
     before = (out / "games.csv").read_text(encoding="utf-8")
     capsys.readouterr()
-    assert main(cli_args(setup, "--games", "2", "--out", str(out))) == 2
+    assert main(cli_args(game_lexicon, "--games", "2", "--out", str(out))) == 2
     assert "not empty (games.csv, games.parquet, gcg, ...); continue its run with --resume" in capsys.readouterr().err
     assert (out / "games.csv").read_text(encoding="utf-8") == before
-    assert main(cli_args(setup, "--games", "2", "--seed", "9", "--out", str(out), "--force")) == 0
+    assert main(cli_args(game_lexicon, "--games", "2", "--seed", "9", "--out", str(out), "--force")) == 0
     assert not (out / "gcg").exists()  # the old GCG files no longer match the tables: gone
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"  # not a run's file: kept
     assert tables(out)["games"].height == 2 and json.loads((out / "run.json").read_text())["seed"] == 9
@@ -206,21 +186,21 @@ def test_a_non_empty_out_is_refused_and_force_replaces_only_the_runs_files(setup
     other.mkdir()
     (other / "data.txt").write_text("x", encoding="utf-8")
     capsys.readouterr()
-    assert main(cli_args(setup, "--games", "2", "--out", str(other))) == 2
+    assert main(cli_args(game_lexicon, "--games", "2", "--out", str(other))) == 2
     assert "not empty (data.txt)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("where", ["under_a_file", "is_a_file"])
-def test_an_unwritable_out_is_refused_before_the_first_game(setup, tmp_path, capsys, monkeypatch, where):
+def test_an_unwritable_out_is_refused_before_the_first_game(game_lexicon, tmp_path, capsys, monkeypatch, where):
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     out = blocker / "run" if where == "under_a_file" else blocker
     monkeypatch.setattr(simulate, "play_one", lambda game_id: pytest.fail("a game was played"))
-    assert main(cli_args(setup, "--games", "2", "--out", str(out))) == 2
+    assert main(cli_args(game_lexicon, "--games", "2", "--out", str(out))) == 2
     assert f"{out}: cannot write there" in capsys.readouterr().err
 
 
-def test_resume_of_a_folder_without_a_run(setup, tmp_path, capsys):
+def test_resume_of_a_folder_without_a_run(game_lexicon, tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["simulate", "--resume", str(tmp_path / "empty")]) == 2
     assert "nothing to resume (no run.json)" in capsys.readouterr().err
@@ -235,9 +215,9 @@ def _no_nan(name: str):
     raise ValueError(f"not JSON: {name}")
 
 
-def test_a_one_game_report_is_strict_json(setup, tmp_path, capsys):
+def test_a_one_game_report_is_strict_json(game_lexicon, tmp_path, capsys):
     out = tmp_path / "one"
-    assert main(cli_args(setup, "--games", "1", "--out", str(out))) == 0
+    assert main(cli_args(game_lexicon, "--games", "1", "--out", str(out))) == 0
     capsys.readouterr()
     assert main(["report", str(out), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out, parse_constant=_no_nan)
@@ -248,14 +228,14 @@ def test_a_one_game_report_is_strict_json(setup, tmp_path, capsys):
     assert "n/a" in (out / "report.md").read_text(encoding="utf-8")
 
 
-def test_games_table_columns_are_the_readme_order(setup, tmp_path):
+def test_games_table_columns_are_the_readme_order(game_lexicon, tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     documented = re.search(r"`games\.parquet/\.csv`\s*\(`([^`]+)` plus\s*`([^`]+)`\)", readme)
     assert documented, "README no longer documents games.csv"
     names = {"<p1>": "slaby", "<p2>": "mistrz"}
     expected = [re.sub("<p[12]>", lambda m: names[m.group(0)], c.strip())
                 for part in documented.groups() for c in part.split(",")]  # fmt: skip
-    lexicon, levels = setup
+    lexicon, levels = game_lexicon
     out = tmp_path / "run"
     run_simulation(RunConfig(["slaby", "mistrz"], 2, 1, lexicon=str(lexicon.path), levels=str(levels)), 1, out)
     assert (out / "games.csv").read_text(encoding="utf-8").splitlines()[0].split(",") == expected
@@ -263,8 +243,8 @@ def test_games_table_columns_are_the_readme_order(setup, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def finished_run(setup, tmp_path_factory):
-    lexicon, levels = setup
+def finished_run(game_lexicon, tmp_path_factory):
+    lexicon, levels = game_lexicon
     out = tmp_path_factory.mktemp("report") / "run"
     run_simulation(RunConfig(["slaby", "mistrz"], 6, 3, lexicon=str(lexicon.path), levels=str(levels)), 1, out)
     from literaki_cli.analysis.report import write_report

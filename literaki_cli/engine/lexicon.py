@@ -70,6 +70,25 @@ def encode_many(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return codes, starts, ends
 
 
+def encode_few(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`encode_many` for a handful of words, in plain Python (its array work costs more)."""
+    table, size = alphabet.CODEPOINT_TO_CODE, alphabet.CODEPOINT_TABLE_SIZE
+    codes: list[int] = []
+    starts: list[int] = []
+    for word in words:
+        starts.append(len(codes))
+        for ch in word:
+            point = ord(ch)
+            code = int(table[point]) if point < size else 0
+            codes.append(code or wordgraph.NOT_A_LETTER)
+    ends = starts[1:] + [len(codes)]
+    return np.array(codes, dtype=np.uint8), np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+#: Up to this many words, a lookup walks them in plain Python (encoding arrays for a kernel costs more).
+FEW_WORDS = 8
+
+
 @dataclass(frozen=True)
 class WordSet:
     """One word set of a lexicon file: the arc array and the root of its graph."""
@@ -85,11 +104,35 @@ class WordSet:
     def lookup(self, words: list[str], compiled: bool | None = None) -> np.ndarray:
         """For each normalised word: is it in the set?  Compiled for large batches, or when
         ``compiled`` is True (a caller that looks up a few words many times, like a game)."""
-        codes, starts, ends = encode_many(words)
+        few = len(words) <= FEW_WORDS
+        if few and not compiled:
+            return np.array([self._walk(word) for word in words], dtype=np.bool_)
+        codes, starts, ends = encode_few(words) if few else encode_many(words)
         kernel = wordgraph.lookup_words
         if compiled or (compiled is None and len(words) > COMPILE_THRESHOLD):
             kernel = wordgraph.compiled(kernel)
         return kernel(self.arcs, self.root, codes, starts, ends)
+
+    def _walk(self, word: str) -> bool:
+        """One word looked up in plain Python: for a handful of words (a game's move), cheaper
+        than encoding them into arrays for a kernel."""
+        arcs, node, accepted = self.arcs, self.root, False
+        for ch in word:
+            point = ord(ch)
+            code = int(alphabet.CODEPOINT_TO_CODE[point]) if point < alphabet.CODEPOINT_TABLE_SIZE else 0
+            if code == 0 or node == 0:
+                return False
+            while True:  # the sibling list is sorted by letter (see wordgraph)
+                arc = int(arcs[node])
+                letter = arc >> wordgraph.LETTER_SHIFT
+                if letter == code:
+                    break
+                if letter > code or arc & wordgraph.END_BIT:
+                    return False
+                node += 1
+            accepted = bool(arc & wordgraph.ACCEPTS_BIT)
+            node = arc & wordgraph.INDEX_MASK
+        return accepted
 
     def text(self) -> str:
         """Every word, one per line (each followed by a newline), in Polish alphabetical order."""

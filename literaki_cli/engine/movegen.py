@@ -471,15 +471,21 @@ def kernel_rules(variant: Variant) -> KernelRules:
     )
 
 
-def board_views(board: Board, variant: Variant) -> tuple[BoardView, BoardView]:
-    """The across view and the transposed down view of ``board``."""
+def square_maps(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """Square indices (row * columns + col) as the across view and the down view see them."""
     rows, cols = variant.board.rows, variant.board.columns
     sqmap = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    return sqmap, np.ascontiguousarray(sqmap.T)
+
+
+def board_views(board: Board, variant: Variant, maps: tuple[np.ndarray, np.ndarray] | None = None):
+    """The across view and the transposed down view of ``board`` (``maps``: :func:`square_maps`)."""
+    across_map, down_map = maps if maps is not None else square_maps(variant)
     start_r, start_c = variant.board.start if board.is_empty() else (-1, -1)
-    across = BoardView(np.ascontiguousarray(board.letters), np.ascontiguousarray(board.blanks), sqmap, ACROSS, False,
-                       start_r, start_c)  # fmt: skip
-    down = BoardView(np.ascontiguousarray(board.letters.T), np.ascontiguousarray(board.blanks.T),
-                     np.ascontiguousarray(sqmap.T), DOWN, True, start_c, start_r)  # fmt: skip
+    across = BoardView(np.ascontiguousarray(board.letters), np.ascontiguousarray(board.blanks), across_map, ACROSS,
+                       False, start_r, start_c)  # fmt: skip
+    down = BoardView(np.ascontiguousarray(board.letters.T), np.ascontiguousarray(board.blanks.T), down_map, DOWN,
+                     True, start_c, start_r)  # fmt: skip
     return across, down
 
 
@@ -492,12 +498,13 @@ class MoveGenerator:
         )
         self.variant = variant
         self.rules = kernel_rules(variant)
+        self.maps = square_maps(variant)
         self._capacity = 4096
 
     def generate(self, board: Board, rack: str) -> MoveArrays:
         """Every legal placement of tiles from ``rack`` ('?' = blank) on ``board``."""
         counts = rack_counts(rack)
-        views = board_views(board, self.variant)
+        views = board_views(board, self.variant, self.maps)
         while True:
             sink = MoveSink(np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64))
             for view in views:

@@ -14,9 +14,7 @@ that follows only arcs of the graph, so a path stops as soon as no word starts w
 from __future__ import annotations
 
 import random
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from numba import njit
 
 from literaki_cli.engine import alphabet, wordgraph
 from literaki_cli.engine.movegen import AS_BLANK, AS_TILE, BLANK_FLAG, BLANK_SLOT, CODE_MASK, rack_counts
+from literaki_cli.engine.tomlfile import read_toml
 from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR, WORD_SEPARATOR
 from literaki_cli.errors import InputError
 
@@ -88,17 +87,7 @@ def _table(data: dict, key: str, where: str) -> dict:
 def load_grid_rules(rules_file: Path | None = None) -> GridRules:
     """The grid game's rules (``grid5.toml`` or the user's file), every key and number checked:
     InputError naming the file, the table and the key otherwise."""
-    where = str(rules_file) if rules_file else "grid5.toml"
-    try:
-        text = Path(rules_file).read_text(encoding="utf-8") if rules_file else (
-            resources.files("literaki_cli") / "games" / "grid5.toml").read_text(encoding="utf-8")  # fmt: skip
-        data = tomllib.loads(text)
-    except OSError as exc:
-        raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not valid TOML: {exc}") from None
+    data, where = read_toml(rules_file, "games/grid5.toml")
     grid, game, draw = (_table(data, key, where) for key in ("grid", "game", "draw"))
 
     def number(table: dict, section: str, key: str, low: int, high: int) -> int:

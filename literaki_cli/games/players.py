@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import math
 import random
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +19,7 @@ import numpy as np
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
 from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.tomlfile import read_toml
 from literaki_cli.errors import InputError
 from literaki_cli.games.common import seat_nicknames
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
@@ -73,17 +72,7 @@ LEVEL_KEYS = ("title", "vocabulary", "quantile", "exchange_below", "keep", "keep
 def load_levels(path: Path | None = None) -> dict[str, Level]:
     """The levels of ``levels.toml`` (or of the user's file), every key and number checked:
     InputError naming the file, the level and the key otherwise."""
-    where = str(path) if path else "levels.toml"
-    try:
-        text = Path(path).read_text(encoding="utf-8") if path else (
-            resources.files("literaki_cli") / "games" / "levels.toml").read_text(encoding="utf-8")  # fmt: skip
-        data = tomllib.loads(text)
-    except OSError as exc:
-        raise InputError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not valid TOML: {exc}") from None
+    data, where = read_toml(path, "games/levels.toml")
     levels = {name: _level(name, spec, f"{where} [{name}]") for name, spec in data.items()}
     if not levels:
         raise InputError(f"{where}: no level defined (a [name] table per level)")
