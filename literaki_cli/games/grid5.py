@@ -22,7 +22,7 @@ from numba import njit
 
 from literaki_cli.engine import alphabet, wordgraph
 from literaki_cli.engine.movegen import AS_BLANK, AS_TILE, BLANK_FLAG, BLANK_SLOT, CODE_MASK, rack_counts
-from literaki_cli.engine.tomlfile import read_toml
+from literaki_cli.engine.tomlfile import read_toml, whole_number
 from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR, WORD_SEPARATOR
 from literaki_cli.errors import InputError
 
@@ -66,15 +66,7 @@ def check_class_values(values: object, where: str, classes: int) -> tuple[int, .
     """Class values as whole numbers in ``POINTS_RANGE``, one per class; InputError naming ``where``."""
     if not isinstance(values, list | tuple) or len(values) != classes:
         raise InputError(f"{where}: needs one whole number per class ({classes})")
-    return tuple(_whole(v, where, *POINTS_RANGE) for v in values)
-
-
-def _whole(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what}: {value!r} is not a whole number")
-    if not low <= value <= high:
-        raise InputError(f"{what}: {value} is not between {low} and {high}")
-    return value
+    return tuple(whole_number(v, where, *POINTS_RANGE) for v in values)
 
 
 def _table(data: dict, key: str, where: str) -> dict:
@@ -93,7 +85,7 @@ def load_grid_rules(rules_file: Path | None = None) -> GridRules:
     def number(table: dict, section: str, key: str, low: int, high: int) -> int:
         if key not in table:
             raise InputError(f"{where} [{section}]: missing key {key!r}")
-        return _whole(table[key], f"{where} [{section}]: key {key!r}", low, high)
+        return whole_number(table[key], f"{where} [{section}]: key {key!r}", low, high)
 
     classes = grid.get("classes")
     if not isinstance(classes, list) or not classes or not all(isinstance(c, str) for c in classes):

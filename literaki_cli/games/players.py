@@ -19,7 +19,7 @@ import numpy as np
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
 from literaki_cli.engine.position import BLANK
-from literaki_cli.engine.tomlfile import read_toml
+from literaki_cli.engine.tomlfile import finite_number, read_toml, whole_number
 from literaki_cli.errors import InputError
 from literaki_cli.games.common import seat_nicknames
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
@@ -94,7 +94,7 @@ def _level(name: str, spec: object, where: str) -> Level:
     quantile = spec["quantile"]
     if not isinstance(quantile, list) or len(quantile) != 2:
         raise InputError(f"{where}: key 'quantile' must be [alpha, beta], two numbers")
-    alpha, beta = (_number(q, f"{where}: key 'quantile'", 0, QUANTILE_MAX) for q in quantile)
+    alpha, beta = (finite_number(q, f"{where}: key 'quantile'", 0, QUANTILE_MAX) for q in quantile)
     for q in (alpha, beta):
         if 0 < q < QUANTILE_MIN_POSITIVE:
             raise InputError(f"{where}: key 'quantile': {q!r} is neither 0 nor at least {QUANTILE_MIN_POSITIVE}")
@@ -103,9 +103,9 @@ def _level(name: str, spec: object, where: str) -> Level:
         raise InputError(f"{where}: key 'keep' must be lower-case Polish letters, not {keep!r}")
     return Level(
         name, _text(spec, "title", where, name), vocabulary, alpha, beta,
-        _whole(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
-        _whole(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
-        _number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
+        whole_number(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
+        whole_number(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
+        finite_number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
                 SCORE_BOUND),
     )  # fmt: skip
 
@@ -114,23 +114,6 @@ def _text(spec: dict, key: str, where: str, default: str) -> str:
     value = spec.get(key, default)
     if not isinstance(value, str):
         raise InputError(f"{where}: key {key!r} must be a string, not {value!r}")
-    return value
-
-
-def _number(value: object, what: str, low: float, high: float) -> float:
-    """A finite number in [low, high] (TOML int or float; a boolean is not a number)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{what}: {value!r} is not a number")
-    if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"{what}: {value!r} is not between {low:g} and {high:g}")
-    return float(value)
-
-
-def _whole(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what}: {value!r} is not a whole number")
-    if not low <= value <= high:
-        raise InputError(f"{what}: {value} is not between {low} and {high}")
     return value
 
 
