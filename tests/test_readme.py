@@ -185,7 +185,7 @@ def run_block(examples: list[Example], base: Path, lexicon: Path, bin_dir: Path)
     """Run one README block's examples in order in a fresh directory; the failures, described."""
     workdir = base / "repo"
     shutil.copytree(ROOT / "examples", workdir / "examples", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LITERAKI_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LITERAKI_") and k != "PYTHONPATH"}
     env |= {
         "LITERAKI_LEXICON": str(lexicon),
         "XDG_DATA_HOME": str(base / "data"),
@@ -223,8 +223,9 @@ BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("examples", BLOCKS, ids=[f"line{block[0].line}" for block in BLOCKS])
-def test_readme_examples_run(examples, example_lexicon, tmp_path):
-    failures = run_block(examples, tmp_path, example_lexicon, literaki_bin_dir())
+def test_readme_examples_run(examples, example_lexicon, tmp_path, install):
+    """Run with the `literaki` of a wheel installed in a fresh venv, as a user gets it."""
+    failures = run_block(examples, tmp_path, example_lexicon, install)
     assert not failures, "\n\n".join(failures)
 
 

@@ -12,16 +12,10 @@ kernel afresh in the new install does not dominate the run; the kernels are test
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
-import shutil
-import site
 import subprocess
-import sys
-import sysconfig
 import tomllib
-import venv
 import zipfile
 from pathlib import Path
 
@@ -34,74 +28,6 @@ VERSION = PYPROJECT["project"]["version"]
 PACKAGES = ("literaki_cli", "lexicon_build")
 WORDS = ["kot", "koty", "kotła", "żółw", "zerwą", "imion", "pasek", "ruchy", "ala", "ma"]
 GRID = ["kotła", "zerwą", "imion", "pasek", "ruchy"]
-
-
-def _setuptools_can_build() -> bool:
-    """True when this environment's setuptools meets the build requirement (no isolation needed)."""
-    try:
-        major = int(importlib.metadata.version("setuptools").split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return major >= 77
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    """The wheel, built from a copy of the sources (the build writes build/ and egg-info there)."""
-    work = tmp_path_factory.mktemp("wheel")
-    src = work / "src"
-    src.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.pyc")
-    for name in PACKAGES:
-        shutil.copytree(ROOT / name, src / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy2(ROOT / name, src / name)
-    isolation = ["--no-build-isolation"] if _setuptools_can_build() else []
-    out = work / "dist"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "--quiet", "-w", str(out), str(src)],
-        check=True,
-        timeout=300,
-    )
-    (built,) = out.glob("literaki-*.whl")
-    return built
-
-
-@pytest.fixture(scope="module")
-def install(wheel, tmp_path_factory) -> Path:
-    """A fresh venv holding the wheel; returns its bin directory."""
-    env_dir = tmp_path_factory.mktemp("venv") / "venv"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    python = env_dir / "bin" / "python"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--no-index",
-            str(wheel),
-        ],
-        check=True,
-        timeout=300,
-    )
-    # The dependencies: this environment's site-packages, appended as plain paths.  A path line in a
-    # .pth file does not run the .pth files inside it, so the editable install's import hook there
-    # stays inactive and `literaki_cli` can only come from the wheel.
-    purelib = subprocess.run(
-        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
-    ours = [p for p in sorted(ours) if Path(p).is_dir() and Path(p).resolve() != ROOT]
-    (Path(purelib) / "literaki-test-deps.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
-    return env_dir / "bin"
 
 
 @pytest.fixture(scope="module")
