@@ -17,17 +17,34 @@ import numpy as np
 from literaki_cli.errors import InputError
 from literaki_cli.games import grid5
 
+#: A grid is 25 letters; a file or stream larger than this is not a grid.
+MAX_GRID_BYTES = 1 << 20
+
 
 def grid_text(args: list[str], stdin: TextIO | None = None) -> tuple[str, str]:
-    """(text, source name) of a grid given as ``['-']`` (stdin), one file, or letters in words."""
+    """(text, source name) of a grid given as ``['-']`` (stdin), one file, or letters in words.
+    Files and stdin are decoded like every text input (UTF-8 with or without BOM, Windows-1250,
+    ISO-8859-2; see :mod:`literaki_cli.engine.textdecode`)."""
+    from literaki_cli.engine.textdecode import decode_text
+
     if args == ["-"]:
-        return (sys.stdin if stdin is None else stdin).read(), "<stdin>"
+        if stdin is not None:
+            return stdin.read(), "<stdin>"
+        return decode_text(_bounded(sys.stdin.buffer.read(MAX_GRID_BYTES + 1), "<stdin>"), "<stdin>"), "<stdin>"
     if len(args) == 1 and Path(args[0]).is_file():
         try:
-            return Path(args[0]).read_text(encoding="utf-8"), args[0]
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{args[0]}: cannot read: {exc}") from None
+            with open(args[0], "rb") as handle:
+                data = handle.read(MAX_GRID_BYTES + 1)
+        except OSError as exc:
+            raise InputError(f"{args[0]}: cannot read: {exc.strerror or exc}") from None
+        return decode_text(_bounded(data, args[0]), args[0]), args[0]
     return " ".join(args), "grid"
+
+
+def _bounded(data: bytes, source: str) -> bytes:
+    if len(data) > MAX_GRID_BYTES:
+        raise InputError(f"{source}: larger than {MAX_GRID_BYTES // 1024} KiB: not a letter grid")
+    return data
 
 
 def parse_class_values(text: str) -> tuple[int, ...]:

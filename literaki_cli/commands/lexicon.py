@@ -13,8 +13,22 @@ import typer
 
 from literaki_cli.commands.common import JsonOption, LexiconOption, app, output_console
 
+BUILD_EPILOG = """\b
+Examples:
+  literaki build-lexicon sjp-20260201.zip              the default lexicon
+  literaki build-lexicon sjp-20260201.zip -o my.lexicon --json
+  literaki build-lexicon /usr/share/dict/polish -o dict.lexicon
+  literaki build-lexicon --download                    fetch the newest SJP.PL dump first
+"""
 
-@app.command("build-lexicon")
+INFO_EPILOG = """\b
+Examples:
+  literaki lexicon-info
+  literaki lexicon-info --lexicon my.lexicon --json
+"""
+
+
+@app.command("build-lexicon", epilog=BUILD_EPILOG)
 def build_lexicon_command(
     source: Annotated[
         Path | None,
@@ -169,7 +183,7 @@ def _print_build_report(report) -> None:
     )
 
 
-@app.command("lexicon-info")
+@app.command("lexicon-info", epilog=INFO_EPILOG)
 def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = False) -> None:
     """Show a lexicon file's metadata: source, word counts, build date."""
     from literaki_cli.engine.lexicon import Lexicon

@@ -23,7 +23,22 @@ from literaki_cli.commands.common import (
 RUN_SETTINGS = ("games", "players", "seed", "variant", "game", "rules", "levels", "gcg", "lexicon")
 
 
-@app.command("simulate")
+SIMULATE_EPILOG = """\b
+Examples:
+  literaki simulate --games 1000 --players trudny,normalny --seed 7 --out runs/tn --gcg
+  literaki simulate --games 200 --players mistrz,trudny,normalny,latwy --workers 2
+  literaki simulate --game grid5 --players trudny,latwy
+  literaki simulate --resume runs/tn                  continue an interrupted run
+"""
+
+REPORT_EPILOG = """\b
+Examples:
+  literaki report runs/tn
+  literaki report runs/tn --json
+"""
+
+
+@app.command("simulate", epilog=SIMULATE_EPILOG)
 def simulate_command(
     ctx: typer.Context,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
@@ -110,7 +125,7 @@ def _absolute(path: Path | None) -> str | None:
     return str(path.resolve()) if path else None
 
 
-@app.command("report")
+@app.command("report", epilog=REPORT_EPILOG)
 def report_command(
     folder: Annotated[Path, typer.Argument(help="A simulate output folder.")],
     json_out: JsonOption = False,
