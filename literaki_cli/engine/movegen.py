@@ -235,6 +235,11 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last
     cbase = cross.base
     cmult = cross.mult
     max_word = rules.max_word
+    tile_value = rules.tile_value
+    new_value = rules.new_value
+    word_mult = rules.word_mult
+    sqmap = view.sqmap
+    transposed = view.transposed
     cols = letters.shape[1]
     depth = 8 * cols + 16
     f_undo_frame = np.zeros(depth, dtype=np.bool_)
@@ -300,14 +305,14 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last
         n_tiles = f_tiles[t]
         if on_board != 0:
             if not blanks[r, col]:
-                n_sum += rules.tile_value[on_board]
+                n_sum += tile_value[on_board]
             cells[col] = on_board | BOARD_FLAG | (BLANK_FLAG if blanks[r, col] else 0)
         else:
-            sq = view.sqmap[r, col]
-            value = rules.new_value[sq, letter] if kind == AS_TILE else 0
+            sq = sqmap[r, col]
+            value = new_value[sq, letter] if kind == AS_TILE else 0
             cells[col] = letter | (BLANK_FLAG if kind == AS_BLANK else 0)
             n_sum += value
-            n_mult *= rules.word_mult[sq]
+            n_mult *= word_mult[sq]
             if cbase[r, col] >= 0:
                 n_cross += (cbase[r, col] + value) * cmult[r, col]
             n_tiles += 1
@@ -318,7 +323,7 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last
             sp += 1
         accepts = (arc & ACCEPTS_BIT) != 0
         nxt = np.int64(arc & INDEX_MASK)
-        single_both_ways = view.transposed and n_tiles == 1 and cbase[r, anchor] >= 0
+        single_both_ways = transposed and n_tiles == 1 and cbase[r, anchor] >= 0
         if col <= anchor:
             left_free = col == 0 or letters[r, col - 1] == 0
             right_free = anchor == cols - 1 or letters[r, anchor + 1] == 0
@@ -500,18 +505,24 @@ class MoveGenerator:
         self.rules = kernel_rules(variant)
         self.maps = square_maps(variant)
         self._capacity = 4096
+        self._buffer = np.zeros((0, RECORD_WIDTH), dtype=np.int32)  # reused by every generate()
 
     def generate(self, board: Board, rack: str) -> MoveArrays:
         """Every legal placement of tiles from ``rack`` ('?' = blank) on ``board``."""
         counts = rack_counts(rack)
         views = board_views(board, self.variant, self.maps)
         while True:
-            sink = MoveSink(np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64))
+            if self._buffer.shape[0] < self._capacity:
+                self._buffer = np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32)
+            sink = MoveSink(self._buffer, np.zeros(1, dtype=np.int64))
             for view in views:
                 _generate_view(self.graph, self.rules, view, counts, sink)
             n = int(sink.count[0])
+            written = min(n, self._buffer.shape[0])
+            records = self._buffer[:written].copy()
+            self._buffer[:written] = 0  # the kernels write only a move's own cells: keep the rest zero
             if n <= self._capacity:
-                return MoveArrays(sink.records[:n])
+                return MoveArrays(records)
             self._capacity = max(n, 2 * self._capacity)
 
 
