@@ -122,14 +122,10 @@ class WordSet:
             code = int(alphabet.CODEPOINT_TO_CODE[point]) if point < alphabet.CODEPOINT_TABLE_SIZE else 0
             if code == 0 or node == 0:
                 return False
-            while True:  # the sibling list is sorted by letter (see wordgraph)
-                arc = int(arcs[node])
-                letter = arc >> wordgraph.LETTER_SHIFT
-                if letter == code:
-                    break
-                if letter > code or arc & wordgraph.END_BIT:
-                    return False
-                node += 1
+            position = wordgraph.find_arc(arcs, node, code)
+            if position < 0:
+                return False
+            arc = int(arcs[position])
             accepted = bool(arc & wordgraph.ACCEPTS_BIT)
             node = arc & wordgraph.INDEX_MASK
         return accepted
