@@ -138,7 +138,10 @@ def test_two_ctrl_c_keep_every_finished_game(game_lexicon, tmp_path, workers):
     assert "Traceback" not in err
     saved = tables(out)
     assert int(kept.group(1)) == saved["games"].height > 0
-    assert saved["games"]["gameID"].to_list() == list(range(saved["games"].height))
+    ids = saved["games"]["gameID"].to_list()
+    assert ids == sorted(set(ids))  # each finished game once, in order
+    if workers == 1:  # one worker finishes games in order; two may still be playing an earlier batch
+        assert ids == list(range(len(ids)))
     assert set(saved["turns"]["gameID"].unique()) == set(saved["games"]["gameID"])
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["games"] == saved["games"].height
