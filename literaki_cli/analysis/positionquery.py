@@ -85,6 +85,20 @@ def solving_rack(position: Position, rack: str | None) -> str:
     return the_rack
 
 
+def tiles_in_bag(position: Position, rack: str) -> int:
+    """Tiles in the bag as the player to move sees it: the full set minus the board, the rack
+    and the opponents' racks (a full rack for each opponent whose rack is not given; two
+    players unless the position names more)."""
+    from literaki_cli.engine.position import board_tiles
+
+    variant = position.variant
+    opponents = [r for r in position.racks[1:] if r]
+    players = max(2, len(position.scores), len(position.racks))
+    unseen = variant.tile_count - sum(board_tiles(position.board).values()) - len(rack)
+    unseen -= sum(len(r) for r in opponents)
+    return max(0, unseen - (players - 1 - len(opponents)) * variant.rack_size)
+
+
 def solve_filters(
     variant: Variant,
     min_tiles: int = 0,
@@ -106,15 +120,24 @@ def solve_filters(
 
 
 def solve_record(result: SolveResult, rack: str) -> dict:
-    """``solve --json``: the rack, the counts, the generation time and the moves best first."""
+    """``solve --json``: the rack, the counts, the generation time, the moves best first (with
+    their leave values and equity) and the best exchanges."""
     return {
         "rack": rack.upper(),
         "count": result.count,
         "generated": result.generated,
         "generation_ms": round(result.seconds * 1000, 3),
         "mirrors_folded": result.mirrors_folded,
+        "by": result.by,
+        "bag": result.bag,
         "moves": [m.as_dict() for m in result.moves],
-    }
+        "exchange_allowed": result.exchange_allowed,
+        "exchanges": [
+            {"exchange": e.tiles.upper(), "keep": e.keep.upper(), "score": 0, "leave_value": round(e.equity, 3),
+             "equity": round(e.equity, 3)}
+            for e in result.exchanges
+        ],
+    }  # fmt: skip
 
 
 # --------------------------------------------------------------------------- scoring one move

@@ -40,6 +40,7 @@ class RunConfig:
     lexicon: str = ""
     gcg: bool = False
     game: str = "literaki"  # "grid5": the 5x5 letter-grid game
+    leaves: str | None = None  # the leave file of levels that use the default one
 
 
 @dataclass
@@ -79,7 +80,7 @@ def _rules_file(config: RunConfig) -> Path | None:
 def _levels(config: RunConfig) -> dict:
     from literaki_cli.games.players import load_levels
 
-    return load_levels(Path(config.levels) if config.levels else None)
+    return load_levels(Path(config.levels) if config.levels else None, config.leaves)
 
 
 def _board_rules(config: RunConfig):
@@ -177,12 +178,15 @@ def game_kind(name: str) -> GameKind:
 def check_run_config(config: RunConfig) -> None:
     """Refuse, before any game starts, a run that cannot be played: an unknown game or player
     level, GCG for a game that has none, or a player count its rules do not allow (InputError)."""
+    from literaki_cli.equity.leaves import open_leaves
     from literaki_cli.games.common import check_player_count
-    from literaki_cli.games.players import level_named
+    from literaki_cli.games.players import DEFAULT_LEAVES, NO_LEAVES, level_named
 
     levels = _levels(config)
     for spec in config.players:
-        level_named(spec, levels)
+        level = level_named(spec, levels)
+        if config.game == "literaki" and level.leaves != NO_LEAVES:
+            open_leaves(None if level.leaves == DEFAULT_LEAVES else level.leaves)  # a missing file fails here
     kind = game_kind(config.game)
     rules = kind.load_rules(config)
     if config.gcg and kind.to_gcg is None:
@@ -259,7 +263,7 @@ RUN_FILE = "run.json"
 LOCK_FILE = ".simulate.lock"
 TABLES = ("turns", "players", "games")  # written in this order: games.parquet names the finished games
 REPORT_FILES = ("report.md", "report.json", "score_distribution.png", "points_per_turn.png")
-PATH_SETTINGS = ("rules", "levels", "lexicon")
+PATH_SETTINGS = ("rules", "levels", "lexicon", "leaves")
 _HELD_LOCKS: list[int] = []  # lock descriptors of this process; a forked worker closes its copies
 
 
@@ -371,7 +375,8 @@ def load_run_config(out_dir: Path) -> RunConfig:
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a run record (a JSON object)")
     kinds = {"players": list, "games": int, "seed": int, "variant": str, "rules": (str, type(None)),
-             "levels": (str, type(None)), "lexicon": str, "gcg": bool, "game": str}  # fmt: skip
+             "levels": (str, type(None)), "lexicon": str, "gcg": bool, "game": str,
+             "leaves": (str, type(None))}  # fmt: skip
     for key, value in data.items():
         if key not in kinds:
             raise InputError(f"{path}: unknown key {key!r}")

@@ -1,11 +1,15 @@
 """``solve``: every legal move for a position and rack, best first, with the filters players ask
 for.  The generator returns arrays; only the moves shown become Python objects, each re-scored
-through :mod:`literaki_cli.engine.scoring` for its word-by-word breakdown (the two must agree)."""
+through :mod:`literaki_cli.engine.scoring` for its word-by-word breakdown (the two must agree).
+
+Moves are ranked by equity (score + the value of the tiles kept, :mod:`literaki_cli.equity`)
+unless ranked by score; the best exchanges are offered beside them, valued by what they keep."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,7 +36,13 @@ from literaki_cli.engine.movegen import (
 )
 from literaki_cli.engine.scoring import WordScore, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
-from literaki_cli.errors import LiterakiError
+from literaki_cli.errors import InputError, LiterakiError
+
+if TYPE_CHECKING:
+    from literaki_cli.equity.equity import Equity, Exchange
+
+#: How ``solve`` may rank moves: by equity (score + leave value) or by score alone.
+RANKINGS = ("equity", "score")
 
 
 @dataclass
@@ -57,6 +67,11 @@ class FoundMove:
     leave: str
     words: list[WordScore] = field(default_factory=list)
     bingo: bool = False
+    leave_value: float = 0.0
+
+    @property
+    def equity(self) -> float:
+        return round(self.score + self.leave_value, 3)
 
     def as_dict(self) -> dict:
         return {
@@ -65,6 +80,8 @@ class FoundMove:
             "word": self.word,
             "display": self.display,
             "score": self.score,
+            "leave_value": self.leave_value,
+            "equity": self.equity,
             "words": [{"word": w.word, "score": w.score} for w in self.words],
             "leave": self.leave.upper(),
             "tiles": len(self.tiles),
@@ -80,6 +97,10 @@ class SolveResult:
     generated: int  # every legal move
     seconds: float
     mirrors_folded: bool = False  # the moves down of an empty symmetric board were left out
+    by: str = "equity"
+    bag: int = 0  # tiles in the bag when the move is made (what the leave values assume)
+    exchanges: list[Exchange] = field(default_factory=list)  # the best, best first (empty when not allowed)
+    exchange_allowed: bool = False
 
 
 def folds_mirrors(board: Board, variant: Variant) -> bool:
@@ -116,7 +137,9 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
     return keep
 
 
-def found_move(rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str) -> FoundMove:
+def found_move(
+    rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str, leave_value: float = 0.0
+) -> FoundMove:
     r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
     tiles, _ = record_tiles(rec)
     word, display = [], []
@@ -144,6 +167,7 @@ def found_move(rec: np.ndarray, rank: int, board: Board, variant: Variant, rack:
         leave=leave,
         words=scored.words,
         bingo=len(tiles) == variant.bingo_tiles,
+        leave_value=round(float(leave_value), 3),
     )
 
 
@@ -156,17 +180,29 @@ def solve(
     filters: Filters | None = None,
     popular: bool = False,
     fold_mirrors: bool = False,
+    equity: Equity | None = None,
+    bag: int = 0,
+    by: str = "equity",
+    exchanges: int = 3,
 ) -> SolveResult:
     """The best ``top`` moves (all with None) for ``rack`` on ``board``.
 
-    With ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal
-    each opening is listed once, across (8H): its mirror image down (H8) scores the same."""
+    With ``equity`` every move gets its leave value for a bag of ``bag`` tiles, and with
+    ``by="equity"`` the moves are ranked by score + leave value (ties by score, then position);
+    the best ``exchanges`` exchanges are offered while the bag allows one.  With
+    ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal each
+    opening is listed once, across (8H): its mirror image down (H8) scores the same."""
+    if by not in RANKINGS:
+        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
     generator = MoveGenerator(lexicon, variant, popular=popular)
     warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
     started = time.perf_counter()
     arrays = generator.generate(board, rack)
+    leave_values = equity.leave_values(arrays.records, rack, bag) if equity is not None else np.zeros(len(arrays))
     seconds = time.perf_counter() - started
     order = arrays.ranked()
+    if by == "equity":
+        order = order[np.argsort(-leave_values[order] - arrays.records[order, SCORE], kind="stable")]
     if filters:
         keep = filter_mask(arrays, filters, variant)
         order = order[keep[order]]
@@ -174,5 +210,8 @@ def solve(
     if folded:
         order = order[arrays.records[order, DIR] == ACROSS]
     shown = order if top is None else order[:top]
-    moves = [found_move(arrays.records[i], rank, board, variant, rack) for rank, i in enumerate(shown, 1)]
-    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds, folded)
+    moves = [found_move(arrays.records[i], rank, board, variant, rack, leave_values[i])
+             for rank, i in enumerate(shown, 1)]  # fmt: skip
+    allowed = bag >= variant.exchange_min_bag and variant.exchange_max_per_player > 0 and bool(rack)
+    offered = equity.exchanges(rack, bag, exchanges) if equity is not None and allowed and exchanges else []
+    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds, folded, by, bag, offered, allowed)

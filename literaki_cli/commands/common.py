@@ -119,6 +119,10 @@ LexiconOption = Annotated[
     typer.Option("--lexicon", "-l", help="Lexicon file (default: $LITERAKI_LEXICON, then the user data directory)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+LeavesOption = Annotated[
+    Path | None,
+    typer.Option("--leaves", help="Leave values file (default: $LITERAKI_LEAVES, then the shipped values)."),
+]
 RulesOption = Annotated[Path | None, typer.Option("--rules", help="Variant file (TOML) with your own rules.")]
 
 

@@ -12,6 +12,7 @@ from literaki_cli.commands.common import (
     EXIT_ERROR,
     EXIT_INTERRUPTED,
     JsonOption,
+    LeavesOption,
     LexiconOption,
     RulesOption,
     app,
@@ -20,7 +21,7 @@ from literaki_cli.commands.common import (
 
 # The options that are settings of a run (recorded in run.json): on --resume they come from the
 # record, and one stated on the command line must agree with it.
-RUN_SETTINGS = ("games", "players", "seed", "variant", "game", "rules", "levels", "gcg", "lexicon")
+RUN_SETTINGS = ("games", "players", "seed", "variant", "game", "rules", "levels", "gcg", "lexicon", "leaves")
 
 
 SIMULATE_EPILOG = """\b
@@ -66,6 +67,7 @@ def simulate_command(
     ] = "literaki",
     rules: RulesOption = None,
     lexicon: LexiconOption = None,
+    leaves: LeavesOption = None,
 ) -> None:
     """Computer-vs-computer games, with per-turn and per-game tables and a statistics report."""
     from datetime import datetime
@@ -80,6 +82,7 @@ def simulate_command(
     settings = {
         "games": games, "players": [p.strip() for p in players.split(",") if p.strip()], "seed": seed,
         "variant": variant, "game": game, "rules": _absolute(rules), "levels": _absolute(levels), "gcg": gcg,
+        "leaves": _absolute(leaves),
         "lexicon": str(resolve_lexicon_path(lexicon).resolve()) if resume is None or lexicon else None,
     }  # fmt: skip
     if resume is not None:

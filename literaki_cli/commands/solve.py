@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LexiconOption, RulesOption, app, output_console
+from literaki_cli.commands.common import JsonOption, LeavesOption, LexiconOption, RulesOption, app, output_console
 from literaki_cli.commands.position import (
     FormatOption,
     ImageOption,
@@ -24,9 +24,12 @@ SOLVE_EPILOG = (
     "  literaki solve board.txt --rack ŻÓŁWIA?   the 20 best moves ('?' = blank)\n"
     "  literaki solve game.cgp                   the rack from the CGP\n"
     "  literaki solve game.cgp --json --all      every legal move, for scripts\n"
-    "  literaki solve game.cgp --min-tiles 5 --word-contains RZ --at h8\n\n"
-    "On an empty board that is its own mirror image, the ranked list shows each opening once "
-    "(8H, not also H8); --all lists every legal placement.\n"
+    "  literaki solve game.cgp --min-tiles 5 --word-contains RZ --at h8\n"
+    "  literaki solve game.cgp --by score        highest score first, leaves ignored\n\n"
+    "Moves are ranked by equity = score + the value of the tiles kept (learned leave values; "
+    "--leaves FILE or $LITERAKI_LEAVES for others); the best exchanges are listed among them "
+    "while the bag allows one.  On an empty board that is its own mirror image, the ranked "
+    "list shows each opening once (8H, not also H8); --all lists every legal placement.\n"
 )
 
 
@@ -42,6 +45,9 @@ def solve_command(
     at: Annotated[str | None, typer.Option("--at", help="Only moves laying a tile on this square (e.g. h8).")] = None,
     only_bingos: Annotated[bool, typer.Option(help="Only moves laying all 7 tiles.")] = False,
     popular: Annotated[bool, typer.Option("--popular", help="Only popular words (the computer's vocabulary).")] = False,
+    by: Annotated[str, typer.Option("--by", help="Rank by 'equity' (score + leave value) or 'score'.")] = "equity",
+    exchanges: Annotated[int, typer.Option("--exchanges", min=0, help="How many of the best exchanges to list.")] = 3,
+    leaves: LeavesOption = None,
     image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
@@ -50,18 +56,32 @@ def solve_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Every legal move for a position and rack, best first."""
-    from literaki_cli.analysis.positionquery import checked_rack, solve_filters, solve_record, solving_rack
-    from literaki_cli.analysis.solve import solve
+    from literaki_cli.analysis.positionquery import (
+        checked_rack,
+        solve_filters,
+        solve_record,
+        solving_rack,
+        tiles_in_bag,
+    )
+    from literaki_cli.analysis.solve import RANKINGS, solve
     from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.equity.equity import Equity
+    from literaki_cli.equity.leaves import open_leaves
+    from literaki_cli.errors import InputError
+
+    if by not in RANKINGS:
+        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
 
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     the_rack = solving_rack(pos, given_rack)
     filters = solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)
+    equity = Equity(open_leaves(leaves), pos.variant)
     lex = Lexicon.open(lexicon)
     result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular,
-                   fold_mirrors=not show_all)  # fmt: skip
+                   fold_mirrors=not show_all, equity=equity, bag=tiles_in_bag(pos, the_rack), by=by,
+                   exchanges=exchanges)  # fmt: skip
     if image is not None and result.moves:
         from literaki_cli.io.render import write_board_image
 
@@ -78,19 +98,44 @@ def _print_solutions(result, rack: str, bingo_bonus: int) -> None:
     from rich.table import Table
 
     console = output_console()
+    best_exchange = result.exchanges[0] if result.exchanges else None
     if not result.moves:
         what = "no legal move" if not result.generated else "no move passes the filters"
-        console.print(f"{what} for the rack {rack.upper()}: exchange or pass remain")
+        rest = "exchange or pass remain" if result.exchange_allowed else "pass remains (no exchange: the bag is low)"
+        console.print(f"{what} for the rack {rack.upper()}: {rest}")
+        if best_exchange:
+            console.print(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:+.1f}")
         return
-    table = Table(title=f"rack {rack.upper()}: {result.count:,} moves ({result.seconds * 1000:.1f} ms)")
+    order = "equity" if result.by == "equity" else "score"
+    table = Table(title=f"rack {rack.upper()}: {result.count:,} moves by {order} ({result.seconds * 1000:.1f} ms, "
+                        f"bag {result.bag})")  # fmt: skip
     for name, justify in (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"),
-                          ("words", "left"), ("leave", "left")):  # fmt: skip
+                          ("leave", "left"), ("leave value", "right"), ("equity", "right"),
+                          ("words", "left")):  # fmt: skip
         table.add_column(name, justify=justify)
-    for m in result.moves:
-        bonus = f" +{bingo_bonus}" if m.bingo and bingo_bonus else ""
-        words = ", ".join(f"{w.word} {w.score}" for w in m.words) + bonus
-        table.add_row(str(m.rank), m.coord, m.display, str(m.score), words, m.leave.upper() or "-")
+    rows = [(m.equity, 0, m) for m in result.moves]
+    if result.by == "equity":  # exchanges take their place among the moves by equity
+        rows += [(e.equity, 1, e) for e in result.exchanges if e.equity > result.moves[-1].equity]
+        rows.sort(key=lambda row: (-row[0], row[1]))
+        rows = rows[: len(result.moves)]
+    for number, (_, is_exchange, item) in enumerate(rows, 1):
+        if is_exchange:
+            table.add_row(str(number), "-", f"exchange {item.tiles.upper()}", "0", item.keep.upper() or "-",
+                          f"{item.equity:+.1f}", f"{item.equity:.1f}", "")  # fmt: skip
+            continue
+        bonus = f" +{bingo_bonus}" if item.bingo and bingo_bonus else ""
+        words = ", ".join(f"{w.word} {w.score}" for w in item.words) + bonus
+        table.add_row(str(number), item.coord, item.display, str(item.score), item.leave.upper() or "-",
+                      f"{item.leave_value:+.1f}", f"{item.equity:.1f}", words)  # fmt: skip
     console.print(table)
+    if best_exchange and not any(is_exchange for _, is_exchange, _ in rows):
+        console.print(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:.1f}")
+    elif not result.exchange_allowed:
+        console.print(f"no exchange: the bag holds {result.bag} tiles")
     if result.mirrors_folded:
         console.print("each opening is shown once, across: on this empty, symmetric board its mirror image down "
                       "(H8 for 8H) scores the same (--all lists both)")  # fmt: skip
+
+
+def _exchange_text(exchange) -> str:
+    return f"{exchange.tiles.upper()} (keeping {exchange.keep.upper() or 'nothing'})"

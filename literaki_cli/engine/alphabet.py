@@ -20,6 +20,9 @@ POLISH_LETTERS = "aąbcćdeęfghijklłmnńoóprsśtuwyzźż"
 FOREIGN_LETTERS = "qvx"
 LETTERS = POLISH_LETTERS + FOREIGN_LETTERS
 
+#: The Polish vowels (the leave model balances vowels against consonants).
+VOWELS = "aąeęioóuy"
+
 #: Number of letters of the Polish alphabet (codes 1..32).
 ALPHABET_SIZE = len(POLISH_LETTERS)
 #: Largest letter code in use, foreign letters included.

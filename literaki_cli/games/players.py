@@ -1,18 +1,19 @@
 """Computer players: the game's three levels (Łatwy, Normalny, Trudny) and ``mistrz``.
 
 The levels differ only in numbers (``levels.toml``, overridable with ``--levels FILE``): which
-words they know, how far down the ranked list of legal moves they reach, when they exchange.
-``mistrz`` knows the whole lexicon and plays the best equity: score plus ``leave_value`` of
-the tiles kept (zero until learned leave values are plugged in).
+words they know, how far down the ranked list of moves they reach, when they exchange, and
+whether they value the tiles they keep (``leaves``).  A level with leave values ranks its
+moves by equity (score + leave value, :mod:`literaki_cli.equity`) and counts the best exchange
+among its candidates; a level with ``leaves = "none"`` ranks by score alone.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,7 +25,13 @@ from literaki_cli.errors import InputError
 from literaki_cli.games.common import seat_nicknames
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
 
-LeaveValue = Callable[[str], float]
+if TYPE_CHECKING:
+    from literaki_cli.equity.equity import Equity
+
+#: A level's ``leaves`` key: no leave values, or the default file (``--leaves``,
+#: ``$LITERAKI_LEAVES`` or the shipped one); anything else is a path to a leave file.
+NO_LEAVES = "none"
+DEFAULT_LEAVES = "default"
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,7 @@ class Level:
     keep: str
     keep_max: int
     forced_exchange_bonus: float = 0.0  # equity added to a move that forces the next player to exchange
+    leaves: str = DEFAULT_LEAVES  # "none", "default" or a leave file's path
 
     @property
     def always_best(self) -> bool:
@@ -66,20 +74,35 @@ QUANTILE_MAX = 1e6
 QUANTILE_MIN_POSITIVE = 1e-6
 SCORE_BOUND = 100_000
 KEEP_MAX_BOUND = 100
-LEVEL_KEYS = ("title", "vocabulary", "quantile", "exchange_below", "keep", "keep_max", "forced_exchange_bonus")
+LEVEL_KEYS = (
+    "title",
+    "vocabulary",
+    "quantile",
+    "exchange_below",
+    "keep",
+    "keep_max",
+    "forced_exchange_bonus",
+    "leaves",
+)
 
 
-def load_levels(path: Path | None = None) -> dict[str, Level]:
+def load_levels(path: Path | None = None, default_leaves: Path | str | None = None) -> dict[str, Level]:
     """The levels of ``levels.toml`` (or of the user's file), every key and number checked:
-    InputError naming the file, the level and the key otherwise."""
+    InputError naming the file, the level and the key otherwise.  ``default_leaves`` (``--leaves``)
+    replaces the default leave file of the levels whose ``leaves`` is "default"."""
     data, where = read_toml(path, "games/levels.toml")
-    levels = {name: _level(name, spec, f"{where} [{name}]") for name, spec in data.items()}
+    base = Path(path).parent if path is not None else Path(__file__).parent
+    levels = {name: _level(name, spec, f"{where} [{name}]", base) for name, spec in data.items()}
+    if default_leaves is not None:
+        chosen = str(Path(default_leaves).expanduser().resolve())
+        levels = {name: replace(level, leaves=chosen) if level.leaves == DEFAULT_LEAVES else level
+                  for name, level in levels.items()}  # fmt: skip
     if not levels:
         raise InputError(f"{where}: no level defined (a [name] table per level)")
     return levels
 
 
-def _level(name: str, spec: object, where: str) -> Level:
+def _level(name: str, spec: object, where: str, base: Path) -> Level:
     if not isinstance(spec, dict):
         raise InputError(f"{where}: a level is a table ([{name}] with its keys), not {type(spec).__name__}")
     unknown = [key for key in spec if key not in LEVEL_KEYS]
@@ -101,12 +124,17 @@ def _level(name: str, spec: object, where: str) -> Level:
     keep = _text(spec, "keep", where, "")
     if not all(alphabet.is_polish_letter(ch) for ch in keep):
         raise InputError(f"{where}: key 'keep' must be lower-case Polish letters, not {keep!r}")
+    leaves = _text(spec, "leaves", where, DEFAULT_LEAVES)
+    if leaves not in (NO_LEAVES, DEFAULT_LEAVES):
+        if not leaves.strip():
+            raise InputError(f'{where}: key \'leaves\' must be "none", "default" or a leave file\'s path')
+        leaves = str((base / Path(leaves).expanduser()).resolve())
     return Level(
         name, _text(spec, "title", where, name), vocabulary, alpha, beta,
         whole_number(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
         whole_number(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
         finite_number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
-                SCORE_BOUND),
+                SCORE_BOUND), leaves,
     )  # fmt: skip
 
 
@@ -130,34 +158,52 @@ def exchange_choice(rack: str, level: Level) -> str:
 
 
 class ComputerPlayer:
-    """A computer player of a given level; its random choices come from the game's RNG."""
+    """A computer player of a given level; its random choices come from the game's RNG.
 
-    def __init__(self, name: str, level: Level, generator: MoveGenerator, leave_value: LeaveValue | None = None):
+    With ``equity`` (leave values) it ranks placements by equity and counts the best exchange
+    as one more candidate; without, it ranks by score, as the online game's levels do."""
+
+    def __init__(self, name: str, level: Level, generator: MoveGenerator, equity: Equity | None = None):
         self.name = name
         self.level = level
         self.generator = generator
-        self.leave_value = leave_value
+        self.equity = equity
 
     def choose(self, game: Game) -> Action:
         rack = game.racks[game.current]
         moves = self.generator.generate(game.board, rack)
         n = len(moves)
+        can_exchange = game.can_exchange()
         if n:
-            scores = moves.records[:, SCORE].astype(np.float64)
-            equity = scores + self._leave_values(moves, rack) if self.leave_value else scores
+            if self.equity is not None:
+                equity, _ = self.equity.equities(moves.records, rack, len(game.bag))
+            else:
+                equity = moves.records[:, SCORE].astype(np.float64)
             equity = equity + self._effect_bonus(game, moves)
             best = float(equity.max())
-        if (not n or best < self.level.exchange_below) and game.can_exchange():
-            tiles = exchange_choice(rack, self.level)
+        exchange = self._best_exchange(game, rack) if can_exchange else None
+        if (not n or best < self.level.exchange_below) and can_exchange:
+            tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
             if tiles:
-                return Action(EXCHANGE, exchange=tiles)
+                return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None)
         if not n:
             return Action(PASS)
-        rank = self.level.pick_rank(n, game.rng)
+        if exchange is not None:
+            equity = np.append(equity, exchange.equity)
+        rank = self.level.pick_rank(len(equity), game.rng)
         # argmax is the first best, as rank 0 of a stable sort would be, without sorting.
         index = int(np.argmax(equity)) if rank == 0 else int(np.argsort(-equity, kind="stable")[rank])
+        if index == n:
+            return Action(EXCHANGE, exchange=exchange.tiles, equity=exchange.equity)
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
+
+    def _best_exchange(self, game: Game, rack: str):
+        """The exchange keeping the most valuable tiles, for a level with leave values."""
+        if self.equity is None:
+            return None
+        options = self.equity.exchanges(rack, len(game.bag), limit=1)
+        return options[0] if options else None
 
     def _effect_bonus(self, game: Game, moves) -> np.ndarray | float:
         """``forced_exchange_bonus`` for moves that lay a tile on a WYM square while the bag is
@@ -172,24 +218,27 @@ class ComputerPlayer:
         fires &= len(game.bag) - records[:, TILES] >= game.variant.forced_exchange_min_bag
         return fires * self.level.forced_exchange_bonus
 
-    def _leave_values(self, moves, rack: str) -> np.ndarray:
-        from literaki_cli.engine.move import rack_needs, take_from_rack
 
-        values = np.empty(len(moves), dtype=np.float64)
-        for i, rec in enumerate(moves.records):
-            tiles, _ = record_tiles(rec)
-            values[i] = self.leave_value(take_from_rack(rack_needs(tiles), rack)[0])
-        return values
+def level_equity(level: Level, variant, default_leaves: Path | str | None = None) -> Equity | None:
+    """The equity a level plays by: None for ``leaves = "none"``, else its leave file (or, for
+    ``"default"``, ``default_leaves`` / ``$LITERAKI_LEAVES`` / the shipped file)."""
+    if level.leaves == NO_LEAVES:
+        return None
+    from literaki_cli.equity.equity import Equity
+    from literaki_cli.equity.leaves import open_leaves
+
+    path = default_leaves if level.leaves == DEFAULT_LEAVES else level.leaves
+    return Equity(open_leaves(path), variant)
 
 
-def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leave_value=None):
-    """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2)."""
+def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leaves: Path | str | None = None):
+    """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2);
+    ``leaves``: the leave file of levels whose ``leaves`` is "default"."""
     generators: dict[str, MoveGenerator] = {}
     players = []
     for spec, nick in zip(specs, seat_nicknames(specs), strict=True):
         level = level_named(spec, levels)
         if level.vocabulary not in generators:
             generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=level.vocabulary == "popular")
-        players.append(ComputerPlayer(nick, level, generators[level.vocabulary],
-                                      leave_value if level.vocabulary == "all" else None))  # fmt: skip
+        players.append(ComputerPlayer(nick, level, generators[level.vocabulary], level_equity(level, variant, leaves)))
     return players

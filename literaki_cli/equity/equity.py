@@ -1,0 +1,98 @@
+"""Equity = score + leave value, with the rule for the end of the bag, for moves and exchanges.
+
+The bag-end rule (a project choice, the parameters of :class:`EquityRules`):
+
+* while the bag holds at least ``shrink_below`` tiles, a leave counts its full learned value;
+* below that it counts ``bag / shrink_below`` of it (fewer tiles will be drawn to it, and the
+  game is nearly over: a good leave has fewer turns left to pay off);
+* with an empty bag nothing is drawn: the leave is the tiles you will be left with, and each
+  costs ``kept_tile_factor`` x its value (Literaki's end: your leftover tiles are deducted from
+  your score and, when the opponent goes out, added to theirs).  The exact endgame search
+  replaces this rule where it is used.
+
+Exchanges are candidates with score 0: every distinct choice of tiles to keep is valued, the
+best few are offered (only while the rules allow an exchange).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.movegen import BLANK_SLOT, SCORE
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.variant import Variant
+from literaki_cli.equity.leaves import LeaveTable, counts_text, kept_subsets, move_leave_values
+
+
+@dataclass(frozen=True)
+class EquityRules:
+    """How leave values count as the bag empties (see the module docstring)."""
+
+    shrink_below: int = 10
+    kept_tile_factor: float = 2.0
+
+    def weights(self, bag: int) -> tuple[float, float]:
+        """(weight of the learned leave value, points lost per point of a kept tile) for a
+        move made with ``bag`` tiles in the bag."""
+        if bag <= 0:
+            return 0.0, self.kept_tile_factor
+        return min(1.0, bag / self.shrink_below) if self.shrink_below > 0 else 1.0, 0.0
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """An exchange candidate: the tiles returned, the tiles kept and the kept tiles' value."""
+
+    tiles: str
+    keep: str
+    equity: float
+
+
+class Equity:
+    """Equity of moves for one leave table and variant (the tile values of the end rule)."""
+
+    def __init__(self, leaves: LeaveTable, variant: Variant, rules: EquityRules | None = None) -> None:
+        self.leaves = leaves
+        self.rules = rules or EquityRules()
+        self.tile_value = np.zeros(64, dtype=np.int64)
+        for letter, tile in variant.tiles.items():
+            self.tile_value[alphabet.CODE_OF[letter]] = tile.value
+        self.tile_value[BLANK_SLOT] = 0
+
+    def leave_values(self, records: np.ndarray, rack: str, bag: int) -> np.ndarray:
+        """The leave value of every move record (compiled, one pass over the array)."""
+        weight, kept_factor = self.rules.weights(bag)
+        return move_leave_values(records, rack, self.leaves, self.tile_value, weight, kept_factor)
+
+    def equities(self, records: np.ndarray, rack: str, bag: int) -> tuple[np.ndarray, np.ndarray]:
+        """(equity, leave value) of every move record."""
+        leave = self.leave_values(records, rack, bag)
+        return records[:, SCORE].astype(np.float64) + leave, leave
+
+    def leave_value(self, leave: str, bag: int) -> float:
+        """The value of keeping ``leave`` with ``bag`` tiles in the bag."""
+        weight, kept_factor = self.rules.weights(bag)
+        kept = sum(int(self.tile_value[alphabet.CODE_OF[ch]]) for ch in alphabet.normalize(leave) if ch != BLANK)
+        return (weight * self.leaves.value(leave) if weight else 0.0) - kept_factor * kept
+
+    def exchanges(self, rack: str, bag: int, limit: int | None = 5) -> list[Exchange]:
+        """The best exchanges (by the kept tiles' value), best first; ties by fewer tiles returned."""
+        counts, values = kept_subsets(rack, self.leaves)
+        if not len(values):
+            return []
+        weight, _ = self.rules.weights(bag)
+        values = values * weight
+        kept_sizes = counts.sum(axis=1)
+        order = np.lexsort((-kept_sizes, -values))
+        chosen = order if limit is None else order[:limit]
+        out = []
+        for i in chosen:
+            keep = counts_text(counts[i])
+            returned = list(rack)
+            for ch in keep:
+                returned.remove(ch)
+            out.append(Exchange("".join(returned), keep, float(values[i])))
+        return out

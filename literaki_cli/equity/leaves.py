@@ -1,0 +1,364 @@
+"""Leave values: what the tiles a move keeps are worth, in points, learned from self-play.
+
+A *leave* is a multiset of 1..6 tiles.  Its key is its tiles sorted by letter code (the blank,
+slot 0, first), each as a 6-bit digit ``code + 1``: at most 36 bits, so one int64, and
+the empty leave is 0.  A leave file holds
+
+* the leaves seen often enough in training, as sorted keys and their (shrunk) values, and
+* a parametric model that values every other leave: per-tile values, copies beyond the first
+  of a letter, both blanks, the vowel/consonant balance (one value per pair of counts) and
+  pairs of tiles of one colour (Literaki's colour squares reward tiles of one colour).
+
+Lookups run compiled over the generator's move arrays (:func:`move_leave_values`): per move,
+the leave's counts, a binary search among the keys, the model when the leave is not there.
+
+File format (``FORMAT``, version ``FORMAT_VERSION``): a NumPy ``.npz`` archive (no pickles)
+with arrays ``keys`` (int64, ascending), ``values`` (float32), ``coef`` (float64, one per model
+feature), ``colour_of`` and ``vowel`` (int64 per tile slot) and ``meta`` (a JSON string: format,
+version, variant, how it was trained).  Everything a lookup needs is in the file, so a leave file
+learned for one tile set can be read without its variant.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.movegen import BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, rack_counts
+from literaki_cli.engine.position import BLANK
+from literaki_cli.errors import InputError
+
+FORMAT = "literaki-leaves"
+FORMAT_VERSION = 1
+#: The longest leave with a value (a rack of 7 keeps at most 6 tiles after a move).
+MAX_LEAVE = 6
+#: Tile slots: the blank (slot 0) and the 32 Polish letters (codes 1..32).
+N_SLOTS = alphabet.ALPHABET_SIZE + 1
+MAX_COLOURS = 8
+#: The environment variable naming a leave file to use instead of the shipped one.
+ENV_VAR = "LITERAKI_LEAVES"
+#: The leave values shipped with the package (learned for Literaki; see docs/leaves.md).
+SHIPPED = Path(__file__).with_name("literaki.leaves")
+
+# Layout of the model's feature vector.
+F_TILE = 0  # N_SLOTS: how many of each tile (blank, a .. ż)
+F_EXTRA = F_TILE + N_SLOTS  # 32: copies of a letter beyond the first
+F_BLANK_PAIR = F_EXTRA + alphabet.ALPHABET_SIZE  # 1: both blanks kept
+F_BALANCE = F_BLANK_PAIR + 1  # 28: one-hot of (vowels, consonants), vowels + consonants <= 6
+N_BALANCE = (MAX_LEAVE + 1) * (MAX_LEAVE + 2) // 2
+F_COLOUR_PAIRS = F_BALANCE + N_BALANCE  # MAX_COLOURS: pairs of letters of one colour
+N_FEATURES = F_COLOUR_PAIRS + MAX_COLOURS
+
+
+def balance_index(vowels: int, consonants: int) -> int:
+    """Position of (vowels, consonants) among the pairs with a sum of at most ``MAX_LEAVE``."""
+    return (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants
+
+
+class LeaveArrays(NamedTuple):
+    """What the compiled lookup reads (see the module docstring)."""
+
+    keys: np.ndarray  # int64, ascending
+    values: np.ndarray  # float64
+    coef: np.ndarray  # float64 [N_FEATURES]
+    colour_of: np.ndarray  # int64 [N_SLOTS]: colour index of a letter's tiles, -1 for none
+    vowel: np.ndarray  # int64 [N_SLOTS]: 1 for a vowel
+
+
+# --------------------------------------------------------------------------- compiled kernels
+
+
+@njit(cache=True)
+def leave_key(counts: np.ndarray) -> int:
+    """The key of the leave with these tile counts (slot 0 = blanks); -1 when it is longer
+    than ``MAX_LEAVE`` (no value is stored for it)."""
+    key = 0
+    size = 0
+    for slot in range(N_SLOTS):
+        for _ in range(counts[slot]):
+            key = key * 64 + slot + 1
+            size += 1
+    if size > MAX_LEAVE:
+        return -1
+    return key
+
+
+@njit(cache=True)
+def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray, out: np.ndarray) -> None:
+    """The model's features of a leave into ``out`` (length ``N_FEATURES``)."""
+    out[:] = 0.0
+    colours = np.zeros(MAX_COLOURS, dtype=np.int64)
+    vowels = 0
+    consonants = 0
+    for slot in range(N_SLOTS):
+        c = counts[slot]
+        if c <= 0:
+            continue
+        out[F_TILE + slot] = c
+        if slot == BLANK_SLOT:
+            if c >= 2:
+                out[F_BLANK_PAIR] = 1.0
+            continue
+        if c > 1:
+            out[F_EXTRA + slot - 1] = c - 1
+        if vowel[slot]:
+            vowels += c
+        else:
+            consonants += c
+        if colour_of[slot] >= 0:
+            colours[colour_of[slot]] += c
+    if vowels + consonants <= MAX_LEAVE:
+        out[F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants] = 1.0
+    for k in range(MAX_COLOURS):
+        out[F_COLOUR_PAIRS + k] = colours[k] * (colours[k] - 1) / 2
+
+
+@njit(cache=True)
+def model_value(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> float:
+    """The parametric model's value of a leave (``scratch``: a float64 buffer of N_FEATURES)."""
+    leave_features(counts, arrays.colour_of, arrays.vowel, scratch)
+    total = 0.0
+    for f in range(N_FEATURES):
+        total += scratch[f] * arrays.coef[f]
+    return total
+
+
+@njit(cache=True)
+def lookup(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> float:
+    """The value of a leave: the learned one when the file has it, the model's otherwise;
+    0 for the empty leave (and for a leave too long to have a value)."""
+    key = leave_key(counts)
+    if key <= 0:
+        return 0.0
+    keys = arrays.keys
+    i = np.searchsorted(keys, key)
+    if i < keys.shape[0] and keys[i] == key:
+        return arrays.values[i]
+    return model_value(counts, arrays, scratch)
+
+
+@njit(cache=True)
+def _move_leaves(records, rack, arrays, tile_value, weight, kept_factor, out):
+    """Per move record: ``weight`` x the value of the leave - ``kept_factor`` x the points of
+    the tiles kept (see :mod:`literaki_cli.equity.equity` for when each applies)."""
+    counts = np.empty(rack.shape[0], dtype=np.int64)
+    scratch = np.empty(N_FEATURES, dtype=np.float64)
+    for m in range(records.shape[0]):
+        counts[:] = rack
+        for k in range(records[m, LENGTH]):
+            cell = records[m, CELLS + k]
+            if cell & BOARD_FLAG:
+                continue
+            if cell & BLANK_FLAG:
+                counts[BLANK_SLOT] -= 1
+            else:
+                counts[cell & CODE_MASK] -= 1
+        value = 0.0
+        if weight != 0.0:
+            value = weight * lookup(counts, arrays, scratch)
+        if kept_factor != 0.0:
+            kept = 0
+            for slot in range(counts.shape[0]):
+                kept += counts[slot] * tile_value[slot]
+            value -= kept_factor * kept
+        out[m] = value
+
+
+@njit(cache=True)
+def _kept_subsets(rack, arrays, out_counts, out_values):
+    """Every distinct sub-multiset of the rack smaller than the rack (what an exchange may
+    keep), its counts and value; returns how many were written."""
+    slots = np.nonzero(rack[:N_SLOTS])[0]
+    radix = rack[slots] + 1
+    total = 1
+    for r in radix:
+        total *= r
+    scratch = np.empty(N_FEATURES, dtype=np.float64)
+    counts = np.zeros(rack.shape[0], dtype=np.int64)
+    n = 0
+    for index in range(total - 1):  # the last index is the whole rack: nothing exchanged
+        rest = index
+        for j in range(slots.shape[0]):
+            counts[slots[j]] = rest % radix[j]
+            rest //= radix[j]
+        out_counts[n, :] = counts
+        out_values[n] = lookup(counts, arrays, scratch)
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass
+class LeaveTable:
+    """A leave file in memory: learned values and the model behind them."""
+
+    keys: np.ndarray
+    values: np.ndarray
+    coef: np.ndarray
+    colour_of: np.ndarray
+    vowel: np.ndarray
+    meta: dict = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def arrays(self) -> LeaveArrays:
+        return LeaveArrays(self.keys, self.values, self.coef, self.colour_of, self.vowel)
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def value(self, leave: str) -> float:
+        """The value of a leave ('?' = blank; order and case do not matter)."""
+        return float(lookup(leave_counts(leave), self.arrays, np.empty(N_FEATURES)))
+
+    def learned(self, leave: str) -> bool:
+        """Whether the file holds a learned value for ``leave`` (else the model gives it)."""
+        key = leave_key(leave_counts(leave))
+        i = int(np.searchsorted(self.keys, key))
+        return key > 0 and i < len(self) and int(self.keys[i]) == key
+
+    def model(self, leave: str) -> float:
+        """The parametric model's value of ``leave`` (what rare leaves get)."""
+        if not leave:
+            return 0.0
+        return float(model_value(leave_counts(leave), self.arrays, np.empty(N_FEATURES)))
+
+    def save(self, path: Path) -> None:
+        """Write the file (atomically: a reader never sees half of it)."""
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer, keys=self.keys.astype(np.int64), values=self.values.astype(np.float32),
+            coef=self.coef.astype(np.float64), colour_of=self.colour_of.astype(np.int64),
+            vowel=self.vowel.astype(np.int64),
+            meta=np.array(json.dumps({"format": FORMAT, "version": FORMAT_VERSION} | self.meta, ensure_ascii=False)),
+        )  # fmt: skip
+        path = Path(path)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(buffer.getvalue())
+        os.replace(partial, path)
+
+
+def leave_counts(leave: str) -> np.ndarray:
+    """Tile counts of a leave written as letters ('?' = blank), in any order and case."""
+    normal = alphabet.normalize(leave.strip())
+    for ch in normal:
+        if ch != BLANK and not alphabet.is_polish_letter(ch):
+            raise InputError(f"leave {leave!r}: {ch!r} is not a tile (letters of the Polish alphabet, '?' for a blank)")
+    if len(normal) > MAX_LEAVE:
+        raise InputError(f"leave {leave!r}: {len(normal)} tiles; a leave has at most {MAX_LEAVE}")
+    return rack_counts(normal)
+
+
+def counts_text(counts: np.ndarray) -> str:
+    """The leave of these counts as text, blanks last ('?'), letters in Polish order."""
+    letters = "".join(alphabet.LETTER_OF[slot] * int(counts[slot]) for slot in range(1, N_SLOTS))
+    return letters + BLANK * int(counts[BLANK_SLOT])
+
+
+def tile_classes(variant) -> tuple[np.ndarray, np.ndarray]:
+    """``colour_of`` and ``vowel`` per tile slot for a variant's tile set (the model's inputs)."""
+    colours = sorted(set(t.colour for t in variant.tiles.values()), key=lambda c: (variant.colours.get(c, 0), c))
+    if len(colours) > MAX_COLOURS:
+        raise InputError(f"{variant.name}: {len(colours)} tile colours; leave values handle at most {MAX_COLOURS}")
+    colour_of = np.full(N_SLOTS, -1, dtype=np.int64)
+    vowel = np.zeros(N_SLOTS, dtype=np.int64)
+    for letter, tile in variant.tiles.items():
+        code = alphabet.CODE_OF[letter]
+        if code < N_SLOTS:
+            colour_of[code] = colours.index(tile.colour)
+            vowel[code] = letter in alphabet.VOWELS
+    return colour_of, vowel
+
+
+def _bad(path: Path, why: str) -> InputError:
+    return InputError(f"{path}: not a usable leave file ({why})")
+
+
+def load_leaves(path: Path) -> LeaveTable:
+    """Read and check a leave file; InputError naming the file and the fault otherwise."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: no such leave file")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in ("keys", "values", "coef", "colour_of", "vowel", "meta")}
+    except KeyError as e:
+        raise _bad(path, f"array {e.args[0]!r} missing") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise _bad(path, f"{type(e).__name__}: {e}") from None
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except ValueError as e:
+        raise _bad(path, f"metadata: {e}") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise _bad(path, f"format is not {FORMAT!r}")
+    if meta.get("version") != FORMAT_VERSION:
+        raise _bad(path, f"format version {meta.get('version')!r}; this literaki reads version {FORMAT_VERSION}")
+    keys, values = arrays["keys"], arrays["values"]
+    if keys.ndim != 1 or keys.dtype != np.int64 or values.shape != keys.shape:
+        raise _bad(path, "keys and values must be two arrays of one length")
+    if keys.size and (keys[0] <= 0 or keys[-1] >= 64**MAX_LEAVE or np.any(np.diff(keys) <= 0)):
+        raise _bad(path, "keys must be valid leave keys in ascending order")
+    if not np.all(np.isfinite(values)) or not np.all(np.isfinite(arrays["coef"])):
+        raise _bad(path, "values must be finite numbers")
+    for name, shape in (("coef", (N_FEATURES,)), ("colour_of", (N_SLOTS,)), ("vowel", (N_SLOTS,))):
+        if arrays[name].shape != shape:
+            raise _bad(path, f"{name} has shape {arrays[name].shape}, expected {shape}")
+    if np.any(arrays["colour_of"] >= MAX_COLOURS):
+        raise _bad(path, "colour index out of range")
+    return LeaveTable(
+        keys, values.astype(np.float64), arrays["coef"].astype(np.float64),
+        np.ascontiguousarray(arrays["colour_of"], dtype=np.int64),
+        np.ascontiguousarray(arrays["vowel"], dtype=np.int64),
+        meta, str(path),
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _cached(path: str, mtime: float) -> LeaveTable:
+    return load_leaves(Path(path))
+
+
+def open_leaves(path: Path | str | None = None) -> LeaveTable:
+    """The leave file ``path``, else ``$LITERAKI_LEAVES``, else the shipped one (each read once)."""
+    if path is None:
+        path = os.environ.get(ENV_VAR) or SHIPPED
+    path = Path(path).expanduser()
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        origin = f" (from ${ENV_VAR})" if os.environ.get(ENV_VAR) and str(path) == os.environ[ENV_VAR] else ""
+        raise InputError(f"{path}{origin}: no such leave file") from None
+    return _cached(str(path), mtime)
+
+
+def move_leave_values(
+    records: np.ndarray, rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float, kept_factor: float
+) -> np.ndarray:
+    """Per move record: ``weight`` x the leave's value - ``kept_factor`` x its tile points (compiled)."""
+    out = np.empty(records.shape[0], dtype=np.float64)
+    if records.shape[0]:
+        _move_leaves(records, rack_counts(rack), table.arrays, tile_value, float(weight), float(kept_factor), out)
+    return out
+
+
+def kept_subsets(rack: str, table: LeaveTable) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct smaller multiset of ``rack`` (what an exchange can keep): counts and values."""
+    counts = rack_counts(rack)
+    n = int(np.prod(counts[:N_SLOTS] + 1))
+    out_counts = np.zeros((max(n - 1, 0), counts.shape[0]), dtype=np.int64)
+    out_values = np.zeros(max(n - 1, 0), dtype=np.float64)
+    written = _kept_subsets(counts, table.arrays, out_counts, out_values) if n > 1 else 0
+    return out_counts[:written], out_values[:written]

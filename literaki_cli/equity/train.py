@@ -1,0 +1,285 @@
+"""Learning leave values from self-play tables (``literaki leaves train``).
+
+The method (docs/leaves.md has the numbers of each generation):
+
+1. For every turn that kept a leave of 1..6 tiles with tiles still in the bag (placements and
+   exchanges), the *outcome* is the points that player scored on their next turn minus the mean
+   next-turn score of all turns at the same stage of the game (bag size in steps of
+   ``STAGE_WIDTH`` tiles).  Turns whose player had no next turn are left out.
+2. Outcomes are averaged per leave (tiles sorted, so the order kept does not matter).
+3. A parametric model (per-tile values, extra copies, both blanks, vowel/consonant balance,
+   same-colour pairs: :mod:`literaki_cli.equity.leaves`) is fitted to every turn's outcome by
+   least squares (each leave weighted by how often it was kept).
+4. Each leave's value is its mean shrunk toward the model, ``(n * mean + K * model) / (n + K)``,
+   with the prior strength ``K = within-leave variance / between-leave variance`` estimated from
+   the data (empirical Bayes) unless given.
+5. Values are shifted so that the empty leave (all tiles played) is worth 0; the file keeps the
+   leaves kept at least ``min_count`` times, the model values the rest.
+
+The aggregation runs in Polars over lazily scanned tables, so large runs stay within memory.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.position import BLANK
+from literaki_cli.equity.leaves import (
+    F_BALANCE,
+    MAX_LEAVE,
+    N_BALANCE,
+    N_FEATURES,
+    N_SLOTS,
+    LeaveTable,
+    leave_features,
+)
+from literaki_cli.errors import InputError
+
+STAGE_WIDTH = 10
+DEFAULT_MIN_COUNT = 3
+#: A small ridge keeps the least squares solvable when a feature never occurs (a letter without
+#: tiles, a colour pair the tile set lacks): such a coefficient stays 0.
+RIDGE = 1e-6
+#: Leaves kept at least this often estimate the between-leave variance.
+PRIOR_ESTIMATE_MIN_COUNT = 20
+NEEDED_COLUMNS = ("gameID", "playerID", "turn", "score", "leave", "tilesremaining", "kind")
+
+
+@dataclass
+class TrainingReport:
+    runs: list[str]
+    games: int
+    turns: int  # turns whose outcome was used
+    distinct_leaves: int
+    stored_leaves: int
+    prior_strength: float
+    within_variance: float
+    between_variance: float
+    empty_leave_offset: float
+    mean_next_score: float
+    seconds: float
+
+
+# --------------------------------------------------------------------------- reading runs
+
+
+def _turns_file(run_dir: Path) -> Path:
+    for name in ("turns.parquet", "turns.csv"):
+        if (run_dir / name).is_file():
+            return run_dir / name
+    raise InputError(f"{run_dir}: no turns table (turns.parquet or turns.csv from `literaki simulate --out`)")
+
+
+def scan_turns(run_dirs: list[Path]):
+    """One lazy frame of every run's turns, with a ``run`` column keeping their games apart."""
+    import polars as pl
+
+    if not run_dirs:
+        raise InputError("give at least one run folder (from `literaki simulate --out DIR`)")
+    frames = []
+    for index, run_dir in enumerate(run_dirs):
+        path = _turns_file(Path(run_dir))
+        frame = pl.scan_parquet(path) if path.suffix == ".parquet" else pl.scan_csv(path)
+        try:
+            columns = frame.collect_schema().names()
+        except (pl.exceptions.PolarsError, OSError) as e:
+            raise InputError(f"{path}: cannot read the table ({str(e).splitlines()[0]})") from None
+        missing = [c for c in NEEDED_COLUMNS if c not in columns]
+        if missing:
+            raise InputError(f"{path}: not a turns table of `literaki simulate` (no column {missing[0]!r})")
+        frames.append(
+            frame.select(
+                pl.lit(index, dtype=pl.Int32).alias("run"),
+                pl.col("gameID").cast(pl.Int64),
+                pl.col("playerID").cast(pl.Utf8),
+                pl.col("turn").cast(pl.Int64),
+                pl.col("score").cast(pl.Int64),
+                pl.col("leave").cast(pl.Utf8).fill_null(""),
+                pl.col("tilesremaining").cast(pl.Int64),
+                pl.col("kind").cast(pl.Utf8),
+            )  # fmt: skip
+        )
+    return pl.concat(frames)
+
+
+def leave_outcomes(turns):
+    """Per leave (lower case, tiles sorted): how often it was kept, the mean and variance of the
+    next-turn outcome.  ``turns``: :func:`scan_turns`.  Returns (frame, turns used, games, mean)."""
+    import polars as pl
+
+    per_player = ["run", "gameID", "playerID"]
+    samples = (
+        turns.sort(["run", "gameID", "turn"])
+        .with_columns(pl.col("score").shift(-1).over(per_player).alias("next_score"))
+        .filter(
+            pl.col("kind").is_in(["place", "exchange"])
+            & (pl.col("tilesremaining") > 0)
+            & pl.col("next_score").is_not_null()
+            & (pl.col("leave").str.len_chars() <= MAX_LEAVE)
+        )
+        .with_columns((pl.col("tilesremaining") // STAGE_WIDTH).alias("stage"))
+        .with_columns((pl.col("next_score") - pl.col("next_score").mean().over("stage")).alias("outcome"))
+        .with_columns(pl.col("leave").str.to_lowercase().str.split("").list.sort().list.join("").alias("leave"))
+    )
+    summary = samples.select(
+        pl.len().alias("turns"), pl.struct("run", "gameID").n_unique().alias("games"),
+        pl.col("next_score").mean().alias("mean"),
+    ).collect()  # fmt: skip
+    per_leave = (
+        samples.group_by("leave")
+        .agg(pl.len().alias("n"), pl.col("outcome").mean().alias("mean"), pl.col("outcome").var().alias("var"))
+        .sort("leave")
+        .collect()
+    )
+    used, games, mean = summary.row(0)
+    return per_leave, int(used), int(games or 0), float(mean or 0.0)
+
+
+# --------------------------------------------------------------------------- fitting
+
+
+@njit(cache=True)
+def _normal_equations(counts, weights, targets, colour_of, vowel):
+    """X'WX and X'Wy of the model's features over the leaves."""
+    xtwx = np.zeros((N_FEATURES, N_FEATURES))
+    xtwy = np.zeros(N_FEATURES)
+    x = np.empty(N_FEATURES)
+    for i in range(counts.shape[0]):
+        leave_features(counts[i], colour_of, vowel, x)
+        w = weights[i]
+        for a in range(N_FEATURES):
+            if x[a] == 0.0:
+                continue
+            xtwy[a] += w * x[a] * targets[i]
+            for b in range(N_FEATURES):
+                xtwx[a, b] += w * x[a] * x[b]
+    return xtwx, xtwy
+
+
+@njit(cache=True)
+def _predict(counts, coef, colour_of, vowel):
+    out = np.empty(counts.shape[0])
+    x = np.empty(N_FEATURES)
+    for i in range(counts.shape[0]):
+        leave_features(counts[i], colour_of, vowel, x)
+        total = 0.0
+        for f in range(N_FEATURES):
+            total += x[f] * coef[f]
+        out[i] = total
+    return out
+
+
+def counts_matrix(leaves: list[str]) -> np.ndarray:
+    """Tile counts (blank in slot 0) of each leave written as text."""
+    out = np.zeros((len(leaves), N_SLOTS), dtype=np.int64)
+    for i, leave in enumerate(leaves):
+        for ch in leave:
+            slot = 0 if ch == BLANK else alphabet.CODE_OF.get(ch, N_SLOTS)
+            if slot >= N_SLOTS:
+                raise InputError(f"leave {leave!r} in the turns table: {ch!r} is not a tile")
+            out[i, slot] += 1
+    return out
+
+
+def fit_model(counts: np.ndarray, n: np.ndarray, means: np.ndarray, colour_of, vowel) -> np.ndarray:
+    """Least-squares model coefficients, every turn weighted alike (a leave by its count)."""
+    xtwx, xtwy = _normal_equations(counts, n.astype(np.float64), means.astype(np.float64), colour_of, vowel)
+    return np.linalg.solve(xtwx + RIDGE * np.eye(N_FEATURES), xtwy)
+
+
+def prior_strength(
+    n: np.ndarray, means: np.ndarray, variances: np.ndarray, model: np.ndarray
+) -> tuple[float, float, float]:
+    """K = within-leave variance / between-leave variance (around the model); and both variances."""
+    several = n >= 2
+    within = float(np.sum((n[several] - 1) * variances[several]) / max(1, np.sum(n[several] - 1)))
+    frequent = n >= PRIOR_ESTIMATE_MIN_COUNT
+    if not frequent.any():
+        return 50.0, within, float("nan")
+    excess = (means[frequent] - model[frequent]) ** 2 - within / n[frequent]
+    between = max(float(np.mean(excess)), within / 1e4, 1e-9)
+    return float(np.clip(within / between, 1.0, 1e4)), within, between
+
+
+def train(
+    run_dirs: list[Path], variant, min_count: int = DEFAULT_MIN_COUNT, prior: float | None = None,
+    note: str = "",
+) -> tuple[LeaveTable, TrainingReport]:  # fmt: skip
+    """Leave values learned from the turns tables of ``run_dirs`` (see the module docstring)."""
+    from literaki_cli.equity.leaves import tile_classes
+
+    started = time.perf_counter()
+    per_leave, used, games, mean_next = leave_outcomes(scan_turns(run_dirs))
+    if used == 0:
+        raise InputError("the runs hold no turn that kept tiles with tiles left in the bag: nothing to learn from")
+    leaves = per_leave["leave"].to_list()
+    n = per_leave["n"].to_numpy().astype(np.float64)
+    means = per_leave["mean"].to_numpy().astype(np.float64)
+    variances = np.nan_to_num(per_leave["var"].to_numpy().astype(np.float64))
+    counts = counts_matrix(leaves)
+    colour_of, vowel = tile_classes(variant)
+    coef = fit_model(counts, n, means, colour_of, vowel)
+    model = _predict(counts, coef, colour_of, vowel)
+    k, within, between = prior_strength(n, means, variances, model)
+    if prior is not None:
+        k = prior
+    values = (n * means + k * model) / (n + k)
+    is_empty = np.array([leave == "" for leave in leaves])
+    offset = float(values[is_empty][0]) if is_empty.any() else float(coef[F_BALANCE])
+    values -= offset
+    coef = coef.copy()
+    coef[F_BALANCE : F_BALANCE + N_BALANCE] -= offset
+    keep = (n >= min_count) & ~is_empty
+    keys = _keys(counts[keep])
+    order = np.argsort(keys)
+    report = TrainingReport(
+        [str(r) for r in run_dirs], games, used, len(leaves), int(keep.sum()), k, within, between, offset, mean_next,
+        time.perf_counter() - started,
+    )  # fmt: skip
+    meta = {
+        "variant": variant.name,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "method": "next-turn outcome per leave, shrunk toward a least-squares model (literaki_cli.equity.train)",
+        "stage_width": STAGE_WIDTH,
+        "min_count": min_count,
+        "training": asdict(report),
+        "note": note,
+    }
+    table = LeaveTable(keys[order], values[keep][order], coef, colour_of, vowel, meta)
+    return table, report
+
+
+def _keys(counts: np.ndarray) -> np.ndarray:
+    from literaki_cli.equity.leaves import leave_key
+
+    padded = np.zeros((counts.shape[0], 64), dtype=np.int64)
+    padded[:, :N_SLOTS] = counts
+    return np.array([leave_key(row) for row in padded], dtype=np.int64)
+
+
+def run_variant(run_dirs: list[Path]):
+    """The variant the runs were played with (all must agree), from their run.json."""
+    from literaki_cli.engine.variant import load_variant
+
+    seen = set()
+    for run_dir in run_dirs:
+        path = Path(run_dir) / "run.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        if data.get("game", "literaki") != "literaki":
+            raise InputError(f"{run_dir}: a {data.get('game')} run has no racks to learn leaves from")
+        seen.add((data.get("variant", "literaki"), data.get("rules")))
+    if len(seen) > 1:
+        raise InputError(f"the runs were played with different rules: {sorted(seen, key=str)}")
+    name, rules = seen.pop()
+    return load_variant(name, Path(rules) if rules else None)
