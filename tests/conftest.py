@@ -110,7 +110,8 @@ def flowing_lexicon(tmp_path_factory, variant):
 
 # --------------------------------------------------------------------------- shared helpers
 
-#: Computer levels for self-play tests over the flowing lexicon (every word is "all" vocabulary).
+#: Computer levels for self-play tests over the flowing lexicon (every word is "all" vocabulary),
+#: ranking by score alone (tests of leave values bring their own leave files).
 TEST_LEVELS = """
 [mistrz]
 vocabulary = "all"
@@ -118,11 +119,13 @@ quantile = [0, 0]
 exchange_below = 3
 keep = "aeio"
 keep_max = 2
+leaves = "none"
 
 [slaby]
 vocabulary = "all"
 quantile = [1.2, 2.5]
 exchange_below = 0
+leaves = "none"
 """
 
 

@@ -259,17 +259,30 @@ def test_report_and_cli(game_lexicon, tmp_path, capsys):
     assert main(["simulate", "--players", "arcymistrz,latwy", "--lexicon", str(lexicon.path)]) == 2
 
 
-def test_mistrz_equity_hook_changes_the_choice(game_lexicon):
+def test_mistrz_with_leave_values_plays_the_best_equity(game_lexicon, tmp_path):
+    """With a leave file worth ``per_tile`` points per kept tile, the player's choice is the best
+    of score + per_tile x kept tiles over every placement and every exchange, computed here
+    from the game's own scorer; a score-only player plays the top score."""
+    import numpy as np
+
+    from literaki_cli.equity.leaves import F_TILE, N_FEATURES, N_SLOTS, LeaveTable, tile_classes
+
     lexicon, levels = game_lexicon
+    per_tile = 5.0
+    coef = np.zeros(N_FEATURES)
+    coef[F_TILE : F_TILE + N_SLOTS] = per_tile
+    leaves = tmp_path / "flat.leaves"
+    LeaveTable(np.zeros(0, dtype=np.int64), np.zeros(0), coef, *tile_classes(V)).save(leaves)
+    with_leaves = tmp_path / "levels.toml"
+    with_leaves.write_text(Path(levels).read_text(encoding="utf-8") + '\n[keeper]\nvocabulary = "all"\n'
+                           'quantile = [0, 0]\nexchange_below = -1000\nleaves = "flat.leaves"\n', encoding="utf-8")
     plain = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels))
-    hooked = make_players(["mistrz", "mistrz"], lexicon, V, load_levels(levels),
-                          leave_value=lambda leave: 100.0 * len(leave))  # fmt: skip
+    keeper = make_players(["keeper", "mistrz"], lexicon, V, load_levels(with_leaves))
     a = Game(V, plain, lexicon.words, seed=5, game_id=0)  # a deal whose top-scoring move lays 3 tiles
-    b = Game(V, hooked, lexicon.words, seed=5, game_id=0)
-    assert a.racks == b.racks  # the same deal: only the hook differs
+    b = Game(V, keeper, lexicon.words, seed=5, game_id=0)
+    assert a.racks == b.racks  # the same deal: only the leave values differ
     move_a = a.players[0].choose(a)
     move_b = b.players[0].choose(b)
-    # Every legal move, scored by the game's own scorer (not the generator's score column).
     rack = b.racks[b.current]
     moves = MoveGenerator(lexicon, V).generate(b.board, rack)
     scored = []
@@ -278,9 +291,13 @@ def test_mistrz_equity_hook_changes_the_choice(game_lexicon):
         scored.append((b.judge(tiles, direction).total, len(rack) - len(tiles), len(tiles)))
     # The plain player's equity is the score, and it plays a top-scoring move.
     assert move_a.equity == a.judge(list(move_a.tiles), move_a.direction).total == max(s for s, _, _ in scored)
-    # The hooked player's equity is score + 100 per kept tile, and it plays the move that maximises it.
-    kept_b = len(rack) - len(move_b.tiles)
-    assert move_b.equity == b.judge(list(move_b.tiles), move_b.direction).total + 100.0 * kept_b
-    assert move_b.equity == max(s + 100.0 * kept for s, kept, _ in scored)
-    # With 100 per kept tile the fewest-tiles move wins, which here is not the top-scoring one.
-    assert len(move_b.tiles) == min(n for _, _, n in scored) < len(move_a.tiles)
+    best_placement = max(s + per_tile * kept for s, kept, _ in scored)
+    best_exchange = per_tile * (len(rack) - 1)  # keep all but one tile
+    if best_exchange > best_placement:
+        assert move_b.kind == EXCHANGE and len(move_b.exchange) == 1 and move_b.equity == best_exchange
+    else:
+        kept_b = len(rack) - len(move_b.tiles)
+        assert move_b.equity == b.judge(list(move_b.tiles), move_b.direction).total + per_tile * kept_b
+        assert move_b.equity == best_placement
+        # Kept tiles count here, so the choice is not the top-scoring move.
+        assert len(move_b.tiles) < len(move_a.tiles)
