@@ -77,7 +77,8 @@ def train_command(
     console = output_console()
     console.print(
         f"{report.turns:,} turns of {report.games:,} games ({len(runs)} runs): {report.distinct_leaves:,} distinct "
-        f"leaves, {report.stored_leaves:,} stored (kept >= {min_count} times), shrinkage K = {report.prior_strength:.0f} "
+        f"leaves, {report.stored_leaves:,} stored (kept >= {min_count} times), "
+        f"shrinkage K = {report.prior_strength:.0f} "
         f"({report.seconds:.1f} s)"
     )
     _print_values(table, ["?", *variant.tile_letters], title="single tiles")

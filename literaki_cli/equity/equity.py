@@ -24,7 +24,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import BLANK_SLOT, SCORE
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import Variant
-from literaki_cli.equity.leaves import LeaveTable, counts_text, kept_subsets, move_leave_values
+from literaki_cli.equity.leaves import LeaveTable, RackLeaves, counts_text, rack_leaves
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,15 @@ class Equity:
             self.tile_value[alphabet.CODE_OF[letter]] = tile.value
         self.tile_value[BLANK_SLOT] = 0
 
-    def leave_values(self, records: np.ndarray, rack: str, bag: int) -> np.ndarray:
-        """The leave value of every move record (compiled, one pass over the array)."""
+    def for_rack(self, rack: str, bag: int) -> RackLeaves:
+        """Every leave ``rack`` can keep, valued for a bag of ``bag`` tiles (compiled, once per
+        rack: the moves and the exchanges of a turn share it)."""
         weight, kept_factor = self.rules.weights(bag)
-        return move_leave_values(records, rack, self.leaves, self.tile_value, weight, kept_factor)
+        return rack_leaves(rack, self.leaves, self.tile_value, weight, kept_factor)
+
+    def leave_values(self, records: np.ndarray, rack: str, bag: int) -> np.ndarray:
+        """The leave value of every move record."""
+        return self.for_rack(rack, bag).of_moves(records)
 
     def equities(self, records: np.ndarray, rack: str, bag: int) -> tuple[np.ndarray, np.ndarray]:
         """(equity, leave value) of every move record."""
@@ -78,19 +83,21 @@ class Equity:
         kept = sum(int(self.tile_value[alphabet.CODE_OF[ch]]) for ch in alphabet.normalize(leave) if ch != BLANK)
         return (weight * self.leaves.value(leave) if weight else 0.0) - kept_factor * kept
 
-    def exchanges(self, rack: str, bag: int, limit: int | None = 5) -> list[Exchange]:
-        """The best exchanges (by the kept tiles' value), best first; ties by fewer tiles returned."""
-        counts, values = kept_subsets(rack, self.leaves)
-        if not len(values):
+    def exchanges(self, rack: str, bag: int, limit: int | None = 5, leaves: RackLeaves | None = None) -> list[Exchange]:
+        """The best exchanges (by the kept tiles' value), best first; ties by fewer tiles returned.
+        ``leaves``: :meth:`for_rack` of this rack and bag, when already at hand."""
+        leaves = leaves if leaves is not None else self.for_rack(rack, bag)
+        values = leaves.values[:-1]  # the last keeps the whole rack: no exchange
+        if not values.shape[0]:
             return []
-        weight, _ = self.rules.weights(bag)
-        values = values * weight
-        kept_sizes = counts.sum(axis=1)
-        order = np.lexsort((-kept_sizes, -values))
-        chosen = order if limit is None else order[:limit]
+        if limit == 1:  # the common case (a computer player's turn): no sort
+            best = np.flatnonzero(values == values.max())
+            order = best[np.argmax(leaves.sizes[best])][None]
+        else:
+            order = np.lexsort((-leaves.sizes[:-1], -values))
         out = []
-        for i in chosen:
-            keep = counts_text(counts[i])
+        for i in order if limit is None else order[:limit]:
+            keep = counts_text(leaves.counts(i)[0])
             returned = list(rack)
             for ch in keep:
                 returned.remove(ch)

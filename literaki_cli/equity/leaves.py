@@ -97,7 +97,6 @@ def leave_key(counts: np.ndarray) -> int:
 def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray, out: np.ndarray) -> None:
     """The model's features of a leave into ``out`` (length ``N_FEATURES``)."""
     out[:] = 0.0
-    colours = np.zeros(MAX_COLOURS, dtype=np.int64)
     vowels = 0
     consonants = 0
     for slot in range(N_SLOTS):
@@ -116,11 +115,12 @@ def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray,
         else:
             consonants += c
         if colour_of[slot] >= 0:
-            colours[colour_of[slot]] += c
+            out[F_COLOUR_PAIRS + colour_of[slot]] += c  # tiles of the colour for now, pairs below
     if vowels + consonants <= MAX_LEAVE:
         out[F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants] = 1.0
     for k in range(MAX_COLOURS):
-        out[F_COLOUR_PAIRS + k] = colours[k] * (colours[k] - 1) / 2
+        tiles = out[F_COLOUR_PAIRS + k]
+        out[F_COLOUR_PAIRS + k] = tiles * (tiles - 1) / 2
 
 
 @njit(cache=True)
@@ -148,53 +148,55 @@ def lookup(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> floa
 
 
 @njit(cache=True)
-def _move_leaves(records, rack, arrays, tile_value, weight, kept_factor, out):
-    """Per move record: ``weight`` x the value of the leave - ``kept_factor`` x the points of
-    the tiles kept (see :mod:`literaki_cli.equity.equity` for when each applies)."""
-    counts = np.empty(rack.shape[0], dtype=np.int64)
+def rack_places(rack: np.ndarray) -> tuple[np.ndarray, int]:
+    """Mixed-radix numbering of the sub-multisets of a rack: the place value of each tile slot
+    (a sub-multiset with counts c is number sum(c[slot] * place[slot])), and how many there are.
+    The whole rack is the last number, the empty leave 0."""
+    place = np.zeros(rack.shape[0], dtype=np.int64)
+    total = 1
+    for slot in range(N_SLOTS):
+        if rack[slot] > 0:
+            place[slot] = total
+            total *= rack[slot] + 1
+    return place, total
+
+
+@njit(cache=True)
+def _subset_values(rack, arrays, tile_value, weight, kept_factor):
+    """For every sub-multiset of the rack (numbered as :func:`rack_places`): ``weight`` x its
+    value - ``kept_factor`` x the points of its tiles.  A rack of 7 has at most 128, so valuing
+    them all once is cheaper than one lookup per generated move."""
+    place, total = rack_places(rack)
+    values = np.empty(total, dtype=np.float64)
+    sizes = np.empty(total, dtype=np.int64)
+    counts = np.zeros(rack.shape[0], dtype=np.int64)
     scratch = np.empty(N_FEATURES, dtype=np.float64)
+    for index in range(total):
+        kept = 0
+        size = 0
+        for slot in range(N_SLOTS):
+            counts[slot] = (index // place[slot]) % (rack[slot] + 1) if rack[slot] > 0 else 0
+            kept += counts[slot] * tile_value[slot]
+            size += counts[slot]
+        value = weight * lookup(counts, arrays, scratch) if weight != 0.0 else 0.0
+        values[index] = value - kept_factor * kept
+        sizes[index] = size
+    return place, values, sizes
+
+
+@njit(cache=True)
+def _move_leaves(records, place, values, out):
+    """Per move record, the value of its leave: the rack's number minus the place value of
+    every tile the move lays (a blank counts in slot 0)."""
+    whole = values.shape[0] - 1
     for m in range(records.shape[0]):
-        counts[:] = rack
+        index = whole
         for k in range(records[m, LENGTH]):
             cell = records[m, CELLS + k]
             if cell & BOARD_FLAG:
                 continue
-            if cell & BLANK_FLAG:
-                counts[BLANK_SLOT] -= 1
-            else:
-                counts[cell & CODE_MASK] -= 1
-        value = 0.0
-        if weight != 0.0:
-            value = weight * lookup(counts, arrays, scratch)
-        if kept_factor != 0.0:
-            kept = 0
-            for slot in range(counts.shape[0]):
-                kept += counts[slot] * tile_value[slot]
-            value -= kept_factor * kept
-        out[m] = value
-
-
-@njit(cache=True)
-def _kept_subsets(rack, arrays, out_counts, out_values):
-    """Every distinct sub-multiset of the rack smaller than the rack (what an exchange may
-    keep), its counts and value; returns how many were written."""
-    slots = np.nonzero(rack[:N_SLOTS])[0]
-    radix = rack[slots] + 1
-    total = 1
-    for r in radix:
-        total *= r
-    scratch = np.empty(N_FEATURES, dtype=np.float64)
-    counts = np.zeros(rack.shape[0], dtype=np.int64)
-    n = 0
-    for index in range(total - 1):  # the last index is the whole rack: nothing exchanged
-        rest = index
-        for j in range(slots.shape[0]):
-            counts[slots[j]] = rest % radix[j]
-            rest //= radix[j]
-        out_counts[n, :] = counts
-        out_values[n] = lookup(counts, arrays, scratch)
-        n += 1
-    return n
+            index -= place[BLANK_SLOT] if cell & BLANK_FLAG else place[cell & CODE_MASK]
+        out[m] = values[index]
 
 
 # --------------------------------------------------------------------------- the table
@@ -344,21 +346,47 @@ def open_leaves(path: Path | str | None = None) -> LeaveTable:
     return _cached(str(path), mtime)
 
 
+@dataclass(frozen=True)
+class RackLeaves:
+    """The value of every leave a rack can keep (see :func:`rack_places`), for its moves and
+    its exchanges alike."""
+
+    rack: np.ndarray  # tile counts
+    place: np.ndarray
+    values: np.ndarray  # by sub-multiset number; the last is the whole rack
+    sizes: np.ndarray  # tiles in each sub-multiset
+
+    def of_moves(self, records: np.ndarray) -> np.ndarray:
+        """The leave value of every move record (compiled, one pass)."""
+        out = np.empty(records.shape[0], dtype=np.float64)
+        if records.shape[0]:
+            _move_leaves(records, self.place, self.values, out)
+        return out
+
+    def counts(self, index: np.ndarray | int) -> np.ndarray:
+        """Tile counts of sub-multisets by number (one row each)."""
+        index = np.atleast_1d(np.asarray(index, dtype=np.int64))[:, None]
+        present = self.rack > 0
+        digits = np.where(present, index // np.where(present, self.place, 1) % (self.rack + 1), 0)
+        return digits.astype(np.int64)
+
+
+def rack_leaves(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float = 1.0,
+                kept_factor: float = 0.0) -> RackLeaves:  # fmt: skip
+    """Every leave of ``rack`` valued: ``weight`` x its value - ``kept_factor`` x its tile points."""
+    counts = rack_counts(rack)
+    return RackLeaves(counts, *_subset_values(counts, table.arrays, tile_value, float(weight), float(kept_factor)))
+
+
 def move_leave_values(
     records: np.ndarray, rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float, kept_factor: float
 ) -> np.ndarray:
     """Per move record: ``weight`` x the leave's value - ``kept_factor`` x its tile points (compiled)."""
-    out = np.empty(records.shape[0], dtype=np.float64)
-    if records.shape[0]:
-        _move_leaves(records, rack_counts(rack), table.arrays, tile_value, float(weight), float(kept_factor), out)
-    return out
+    return rack_leaves(rack, table, tile_value, weight, kept_factor).of_moves(records)
 
 
 def kept_subsets(rack: str, table: LeaveTable) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct smaller multiset of ``rack`` (what an exchange can keep): counts and values."""
-    counts = rack_counts(rack)
-    n = int(np.prod(counts[:N_SLOTS] + 1))
-    out_counts = np.zeros((max(n - 1, 0), counts.shape[0]), dtype=np.int64)
-    out_values = np.zeros(max(n - 1, 0), dtype=np.float64)
-    written = _kept_subsets(counts, table.arrays, out_counts, out_values) if n > 1 else 0
-    return out_counts[:written], out_values[:written]
+    leaves = rack_leaves(rack, table, np.zeros(64, dtype=np.int64))
+    smaller = np.arange(leaves.values.shape[0] - 1)
+    return leaves.counts(smaller), leaves.values[:-1].copy()

@@ -174,14 +174,17 @@ class ComputerPlayer:
         moves = self.generator.generate(game.board, rack)
         n = len(moves)
         can_exchange = game.can_exchange()
+        leaves = self.equity.for_rack(rack, len(game.bag)) if self.equity is not None else None
         if n:
-            if self.equity is not None:
-                equity, _ = self.equity.equities(moves.records, rack, len(game.bag))
-            else:
-                equity = moves.records[:, SCORE].astype(np.float64)
+            equity = moves.records[:, SCORE].astype(np.float64)
+            if leaves is not None:
+                equity += leaves.of_moves(moves.records)
             equity = equity + self._effect_bonus(game, moves)
             best = float(equity.max())
-        exchange = self._best_exchange(game, rack) if can_exchange else None
+        exchange = None
+        if leaves is not None and can_exchange:
+            options = self.equity.exchanges(rack, len(game.bag), 1, leaves)
+            exchange = options[0] if options else None
         if (not n or best < self.level.exchange_below) and can_exchange:
             tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
             if tiles:
@@ -197,13 +200,6 @@ class ComputerPlayer:
             return Action(EXCHANGE, exchange=exchange.tiles, equity=exchange.equity)
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
-
-    def _best_exchange(self, game: Game, rack: str):
-        """The exchange keeping the most valuable tiles, for a level with leave values."""
-        if self.equity is None:
-            return None
-        options = self.equity.exchanges(rack, len(game.bag), limit=1)
-        return options[0] if options else None
 
     def _effect_bonus(self, game: Game, moves) -> np.ndarray | float:
         """``forced_exchange_bonus`` for moves that lay a tile on a WYM square while the bag is
