@@ -45,9 +45,11 @@ from literaki_cli.errors import InputError
 
 STAGE_WIDTH = 10
 DEFAULT_MIN_COUNT = 3
-#: A small ridge keeps the least squares solvable when a feature never occurs (a letter without
-#: tiles, a colour pair the tile set lacks): such a coefficient stays 0.
-RIDGE = 1e-6
+#: Ridge penalty, in turns: a feature seen in far fewer turns than this (keeping both blanks is
+#: rare) stays near 0 instead of taking the value of its few noisy outcomes, and one never seen (a
+#: letter without tiles, a colour pair the tile set lacks) is exactly 0.  Features seen in
+#: thousands of turns are not affected.
+RIDGE = 50.0
 #: Leaves kept at least this often estimate the between-leave variance.
 PRIOR_ESTIMATE_MIN_COUNT = 20
 NEEDED_COLUMNS = ("gameID", "playerID", "turn", "score", "leave", "tilesremaining", "kind")
