@@ -36,8 +36,15 @@ def test_json_schema_and_order(capsys, lexicon):
     code, out, _ = solve(capsys, lexicon, EMPTY, "--rack", "KOTY", "--json", "--all")
     data = json.loads(out)
     assert code == 0 and data["rack"] == "KOTY" and data["count"] == len(data["moves"]) > 0
-    scores = [m["score"] for m in data["moves"]]
-    assert scores == sorted(scores, reverse=True)
+    equities = [m["equity"] for m in data["moves"]]  # ranked by equity = score + leave value
+    assert equities == sorted(equities, reverse=True)
+    assert all(abs(m["equity"] - m["score"] - m["leave_value"]) < 1e-9 for m in data["moves"])
+    code, out, _ = solve(capsys, lexicon, EMPTY, "--rack", "KOTY", "--json", "--all", "--by", "score")
+    by_score = json.loads(out)
+    scores = [m["score"] for m in by_score["moves"]]
+    assert scores == sorted(scores, reverse=True) and by_score["by"] == "score"
+    same_moves = sorted(m["coord"] + m["word"] for m in by_score["moves"])
+    assert same_moves == sorted(m["coord"] + m["word"] for m in data["moves"])
     best = data["moves"][0]
     assert set(best) >= {"coord", "word", "score", "words", "leave", "placed"}
     assert best["placed"][0].keys() == {"row", "col", "letter", "blank"}
