@@ -101,9 +101,17 @@ def test_solve_filters_check_the_square_and_normalise_the_word(variant):
 
 
 def test_solve_record_is_the_documented_json():
+    from literaki_cli.equity.equity import Exchange
+
     record = positionquery.solve_record(SolveResult([], 0, 12, 0.0123456), "abc?")
     assert record == {"rack": "ABC?", "count": 0, "generated": 12, "generation_ms": 12.346, "mirrors_folded": False,
-                      "moves": []}  # fmt: skip
+                      "by": "equity", "bag": 0, "moves": [], "exchange_allowed": False, "exchanges": []}  # fmt: skip
+    offered = SolveResult([], 0, 12, 0.0, by="score", bag=40, exchanges=[Exchange("bc", "a?", 14.56789)],
+                          exchange_allowed=True)  # fmt: skip
+    record = positionquery.solve_record(offered, "abc?")
+    assert (record["by"], record["bag"], record["exchange_allowed"]) == ("score", 40, True)
+    assert record["exchanges"] == [{"exchange": "BC", "keep": "A?", "score": 0, "leave_value": 14.568,
+                                    "equity": 14.568}]  # fmt: skip
 
 
 # --------------------------------------------------------------------------- scoring one move
