@@ -48,10 +48,23 @@ class NoUsableWords(InputError):
         self.dropped = dict(dropped)
 
 
-def check_popular_zipf(value: float) -> float:
-    """A Zipf threshold is a finite number between 0 and 10 (log10 of occurrences per billion words)."""
+def check_popular_rule(rule: str) -> str:
+    """A popular rule is one of :data:`popular.RULES`."""
+    if rule not in popular.RULES:
+        raise InputError(
+            f"--popular-rule {rule!r}: choose {' or '.join(popular.RULES)} (default {popular.DEFAULT_RULE})"
+        )
+    return rule
+
+
+def check_popular_zipf(value: float | None) -> float:
+    """A Zipf threshold is a finite number between 0 and 10 (log10 of occurrences per billion words);
+    None is the default."""
+    if value is None:
+        return popular.DEFAULT_ZIPF_THRESHOLD
     if not isinstance(value, int | float) or not math.isfinite(value) or not 0 <= value <= 10:
-        raise InputError(f"--popular-zipf {value!r}: give a Zipf frequency between 0 and 10 (default 2.5)")
+        default = popular.DEFAULT_ZIPF_THRESHOLD
+        raise InputError(f"--popular-zipf {value!r}: give a Zipf frequency between 0 and 10 (default {default:g})")
     return float(value)
 
 
@@ -77,15 +90,20 @@ def build_lexicon(
     output: Path,
     variant: Variant,
     kind: str | None = None,
-    popular_zipf: float = popular.DEFAULT_ZIPF_THRESHOLD,
+    popular_zipf: float | None = None,
     on_stage: Callable[[str], None] | None = None,
     allow_empty: bool = False,
+    popular_rule: str = popular.DEFAULT_RULE,
 ) -> BuildReport:
     """Compile ``source_path`` into the lexicon file ``output`` (written atomically).
 
-    Refused before any work: an output that cannot be written, a threshold that is no number.
+    The popular subset follows ``popular_rule`` at the Zipf threshold ``popular_zipf`` (None:
+    the default).
+    Refused before any work: an output that cannot be written, a threshold that is no number,
+    an unknown popular rule.
     Refused after reading (:class:`NoUsableWords`), leaving any file at ``output`` as it was:
     a source with no usable word, unless ``allow_empty`` (a test that needs a lexicon of no word)."""
+    popular_rule = check_popular_rule(popular_rule)
     popular_zipf = check_popular_zipf(popular_zipf)
     lexfile.check_writable(output)
     timings: dict[str, float] = {}
@@ -107,7 +125,7 @@ def build_lexicon(
     if not kept and not allow_empty:
         raise NoUsableWords(source, dropped)
     stage_done("filter")
-    popular_set = popular.popular_words(kept, popular_zipf)
+    popular_set = popular.popular_words(kept, popular.PopularRule(popular_rule, popular_zipf))
     stage_done("popular")
     code_words = sorted(alphabet.to_code_string(w) for w in kept)
     popular_codes = sorted(alphabet.to_code_string(w) for w in popular_set)
@@ -145,7 +163,8 @@ def build_lexicon(
         "popular": {
             "word_count": len(popular_codes),
             "zipf_threshold": popular_zipf,
-            "frequency_list": f"wordfreq {popular.wordfreq_version()} ({popular.LANGUAGE}, {popular.WORDLIST})",
+            "rule": popular_rule,
+            "frequency_list": popular.frequency_source(popular_rule),
         },
         "graph": {"kind": "dawg+gaddag", "arcs": int(arcs.shape[0]), "roots": roots},
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),

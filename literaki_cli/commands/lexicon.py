@@ -18,6 +18,7 @@ Examples:
   literaki build-lexicon sjp-20260201.zip              the default lexicon
   literaki build-lexicon sjp-20260201.zip -o my.lexicon --json
   literaki build-lexicon /usr/share/dict/polish -o dict.lexicon
+  literaki build-lexicon sjp-20260201.zip -o my.lexicon --popular-zipf 3     fewer popular words
   literaki build-lexicon --download                    fetch the newest SJP.PL dump first
 """
 
@@ -45,22 +46,33 @@ def build_lexicon_command(
             help="Source kind, overriding detection: sjp-games, sjp-inflections, spelling-dictionary, word-list."
         ),
     ] = None,
+    popular_rule: Annotated[
+        str,
+        typer.Option(
+            help="Whose frequency makes a word popular (the computer players' words): lemma (the default: "
+            "summed over the lemma's forms, so every form of a common word counts) or word (the form's own)."
+        ),
+    ] = "lemma",
     popular_zipf: Annotated[
-        float | None, typer.Option(help="Zipf frequency a word needs to be 'popular' (default 2.5).")
+        float | None,
+        typer.Option(
+            help="Zipf frequency (log10 of uses per billion words) the lemma or word needs to be popular (default 2.5)."
+        ),
     ] = None,
     variant: Annotated[str, typer.Option(help="Variant whose word rules filter the source.")] = "literaki",
     rules: Annotated[Path | None, typer.Option(help="Variant file (TOML) instead of a built-in variant.")] = None,
     json_out: JsonOption = False,
 ) -> None:
     """Compile a word list into a lexicon file that loads instantly."""
-    from lexicon_build import build, popular
+    from lexicon_build import build
     from literaki_cli.engine import lexfile, lexicon
     from literaki_cli.engine.variant import load_variant
     from literaki_cli.errors import InputError
 
     if (source is None) == (not download):
         raise InputError("give a SOURCE file or --download (not both)")
-    zipf = build.check_popular_zipf(popular.DEFAULT_ZIPF_THRESHOLD if popular_zipf is None else popular_zipf)
+    rule = build.check_popular_rule(popular_rule)
+    zipf = build.check_popular_zipf(popular_zipf)
     chosen_variant = load_variant(variant, rules)
     target = output or lexicon.default_lexicon_path()
     lexfile.check_writable(target)
@@ -79,7 +91,7 @@ def build_lexicon_command(
 
         try:
             report = build.build_lexicon(
-                source, target, chosen_variant, kind=kind, popular_zipf=zipf, on_stage=on_stage
+                source, target, chosen_variant, kind=kind, popular_zipf=zipf, on_stage=on_stage, popular_rule=rule
             )
         except build.NoUsableWords as exc:
             bar.close()
@@ -176,11 +188,18 @@ def _print_build_report(report) -> None:
     table.add_row("kept", f"{report.kept:,}", style="green")
     for reason, count in sorted(report.dropped.items(), key=lambda item: -item[1]):
         table.add_row(f"dropped: {REASONS[reason]}", f"{count:,}")
-    table.add_row(f"popular (Zipf >= {meta['popular']['zipf_threshold']:g})", f"{report.popular_count:,}")
+    table.add_row(f"popular ({popular_rule_text(meta)})", f"{report.popular_count:,}")
     console.print(table)
     console.print(
         f"wrote {report.output} ({report.file_size / 1e6:.2f} MB, {report.arcs:,} arcs) in {report.seconds:.1f} s"
     )
+
+
+def popular_rule_text(meta: dict) -> str:
+    """The popular rule of a lexicon's metadata, as ``lemma Zipf >= 3.5``; lexicons built before
+    the rule was recorded used the word rule."""
+    rule = meta["popular"].get("rule", "word")
+    return f"{rule if isinstance(rule, str) else '?'} Zipf >= {meta['popular']['zipf_threshold']:g}"
 
 
 @app.command("lexicon-info", epilog=INFO_EPILOG)
@@ -201,7 +220,7 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
         ("source", f"{src['name']} — {src['kind_label']}"),
         ("source sha256", src["sha256"]),
         ("words", f"{info['word_count']:,} ({info['min_length']}..{info['max_length']} letters)"),
-        ("popular words", f"{info['popular']['word_count']:,} (Zipf >= {info['popular']['zipf_threshold']:g})"),
+        ("popular words", f"{info['popular']['word_count']:,} ({popular_rule_text(info)})"),
         ("letters", info["alphabet"]),
         ("built", f"{info['built_at']} by literaki {info['tool_version']}"),
         (
