@@ -235,12 +235,6 @@ def test_leaves_show_missing_or_bad_file(capsys, tmp_path):
     one_line_error(*show(capsys, "ab", "--leaves", str(tmp_path / "half.leaves")), "half.leaves")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="leaves.py load_leaves: a .npy file (np.load returns an ndarray, not an archive) raises TypeError, "
-    "so the CLI ends with exit 3 'internal error' instead of exit 2",
-)
 def test_leaves_show_a_single_array_file_is_exit_2(capsys, tmp_path):
     path = tmp_path / "one.leaves"
     with open(path, "wb") as f:

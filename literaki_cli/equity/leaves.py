@@ -25,6 +25,7 @@ import io
 import json
 import os
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -293,13 +294,21 @@ def load_leaves(path: Path) -> LeaveTable:
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such leave file")
+    names = ("keys", "values", "coef", "colour_of", "vowel", "meta")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in ("keys", "values", "coef", "colour_of", "vowel", "meta")}
-    except KeyError as e:
-        raise _bad(path, f"array {e.args[0]!r} missing") from None
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            raise _bad(path, "a single array, not an .npz archive of arrays")
+        with loaded as data:
+            missing = [name for name in names if name not in data.files]
+            if missing:
+                raise _bad(path, f"array {missing[0]!r} missing")
+            arrays = {name: data[name] for name in names}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as e:
         raise _bad(path, f"{type(e).__name__}: {e}") from None
+    for name in ("keys", "values", "coef", "colour_of", "vowel"):
+        if arrays[name].dtype.kind not in "iuf":
+            raise _bad(path, f"{name} must be numbers, not {arrays[name].dtype}")
     try:
         meta = json.loads(str(arrays["meta"]))
     except ValueError as e:
