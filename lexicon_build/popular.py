@@ -14,7 +14,7 @@ default 2.5, about once in 3 million words) applies by one of two rules (``--pop
     lacks is its own lemma and so is judged by its own frequency, as in the ``word`` rule.
 ``word``
     a word is popular when its own frequency reaches the threshold: about 78,000 forms, few of
-    them long.  Computer players knowing only these end about a third to a half of their games
+    them long.  Computer levels knowing only these end a quarter to over half of their games
     with both players stuck (measured by benchmarks/pass_endings.py).
 """
 
