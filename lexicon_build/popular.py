@@ -11,7 +11,9 @@ default 2.5, about once in 3 million words) applies by one of two rules (``--pop
     word is unknown however it is inflected (``trajkotaliśmy``).  About 29,000 lemmas, 503,000
     forms of sjp-20260201.  The lemma of a form comes from the Polish dictionary of ``simplemma``
     by exact look-up (no guessing): 2 million of the 3.2 million game words are in it; a form it
-    lacks is its own lemma and so is judged by its own frequency, as in the ``word`` rule.
+    lacks is its own lemma and so is judged by its own frequency, as in the ``word`` rule.  It
+    gives one lemma per form, so a form shared by two words follows one of them (``żółwiowi``
+    counts as the rare adjective ``żółwiowy``, not as ``żółw``).
 ``word``
     a word is popular when its own frequency reaches the threshold: about 78,000 forms, few of
     them long.  Computer levels knowing only these end a quarter to over half of their games
