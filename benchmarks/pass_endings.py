@@ -4,7 +4,8 @@ Real games almost never end that way; computer levels whose vocabulary is too sm
 players stuck with letters such as Ź or Ń once the bag is empty).  For every pairing of
 latwy / normalny / trudny this plays N seeded games and prints the share ended by passes with
 its 95 % Wilson interval, the win % of the stronger level, the mean scores, the main words'
-length (share of two-letter words, mean length) and the ten most played words.
+length (share of two-letter words, mean length), the ten most played words, and for the games
+ended by passes the tiles left in the bag when the passes began and the letters held then.
 
 python benchmarks/pass_endings.py [--lexicon FILE] [--games N] [--workers N] [--levels FILE]
 """
@@ -36,6 +37,7 @@ def pairing_figures(result: RunResult, stronger: str, weaker: str) -> dict:
     theirs = [r for r in rows if r["player"] == weaker]
     main_words = [t["words"].split(" ")[0].lower() for o in result.outputs for t in o.turns if t["kind"] == "place"]
     passes = sum(g["ended_by"] == "passes" for g in games)
+    stuck = [stuck_racks(o.turns) for o in result.outputs if o.game["ended_by"] == "passes"]
     wins = sum(r["won"] for r in mine) + 0.5 * sum(r["draw"] for r in mine)
     return {
         "games": len(games),
@@ -46,7 +48,23 @@ def pairing_figures(result: RunResult, stronger: str, weaker: str) -> dict:
         "two_letter": sum(len(w) == 2 for w in main_words) / len(main_words),
         "mean_length": sum(map(len, main_words)) / len(main_words),
         "top": Counter(main_words).most_common(10),
+        "stuck_bags": Counter(bag for bag, _ in stuck),
+        "stuck_letters": Counter(letter for _, racks in stuck for rack in racks for letter in rack.lower()),
+        "stuck_racks": sum(len(racks) for _, racks in stuck),
     }
+
+
+def stuck_racks(turns: list[dict]) -> tuple[int, list[str]]:
+    """Of a game ended by passes: the tiles in the bag when its last run of passes began, and the
+    rack each player held then."""
+    start = len(turns)
+    while start and turns[start - 1]["kind"] == "pass":
+        start -= 1
+    bag = turns[start - 1]["tilesremaining"] if start else -1
+    seen: dict[str, str] = {}
+    for t in turns[start:]:
+        seen.setdefault(t["playerID"], t["rack"])
+    return bag, list(seen.values())
 
 
 def lexicon_line(path: Path) -> str:
@@ -89,10 +107,17 @@ def main() -> None:
             means = f"{f['means'][0]:.0f} / {f['means'][1]:.0f}"
             print(f"{stronger + ' vs ' + weaker:<20}{share:>28}{100 * f['win']:>10.1f}%{means:>14}"
                   f"{100 * f['two_letter']:>9.1f}%{f['mean_length']:>8.2f}{seconds:>9.1f}")  # fmt: skip
-            tops.append((f"{stronger} vs {weaker}", f["top"]))
+            tops.append((f"{stronger} vs {weaker}", f["top"], f))
         print("most played main words:")
-        for name, top in tops:
+        for name, top, _ in tops:
             print(f"  {name:<20}" + ", ".join(f"{w} {c}" for w, c in top))
+        print("games ended by passes: tiles in the bag when the passes began; letters the players held then:")
+        for name, _, f in tops:
+            bags = ", ".join(f"{bag}: {n}" for bag, n in sorted(f["stuck_bags"].items())) or "none"
+            held = sum(f["stuck_letters"].values())
+            letters = ", ".join(f"{ch} {100 * n / held:.0f} %" for ch, n in f["stuck_letters"].most_common(6))
+            tiles = f"{held / f['stuck_racks']:.1f} tiles per rack; " if f["stuck_racks"] else ""
+            print(f"  {name:<20}bag {bags}; {tiles}{letters}")
 
 
 if __name__ == "__main__":
