@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, covers_any, record_tiles
+from literaki_cli.engine.movegen import (
+    BLANK_FLAG,
+    BOARD_FLAG,
+    CELLS,
+    CODE_MASK,
+    LENGTH,
+    SCORE,
+    TILES,
+    MoveGenerator,
+    covers_any,
+    record_tiles,
+)
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.tomlfile import finite_number, read_toml, whole_number
 from literaki_cli.errors import InputError
@@ -46,6 +57,7 @@ class Level:
     keep_max: int
     forced_exchange_bonus: float = 0.0  # equity added to a move that forces the next player to exchange
     leaves: str = DEFAULT_LEAVES  # "none", "default" or a leave file's path
+    unload_last_rounds: bool = False  # in the last rounds play the move laying the most tile value
 
     @property
     def always_best(self) -> bool:
@@ -83,6 +95,7 @@ LEVEL_KEYS = (
     "keep_max",
     "forced_exchange_bonus",
     "leaves",
+    "unload_last_rounds",
 )
 
 
@@ -134,8 +147,15 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
         whole_number(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
         whole_number(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
         finite_number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
-                SCORE_BOUND), leaves,
+                SCORE_BOUND), leaves, _flag(spec, "unload_last_rounds", where),
     )  # fmt: skip
+
+
+def _flag(spec: dict, key: str, where: str) -> bool:
+    value = spec.get(key, False)
+    if not isinstance(value, bool):
+        raise InputError(f"{where}: key {key!r} must be true or false, not {value!r}")
+    return value
 
 
 def _text(spec: dict, key: str, where: str, default: str) -> str:
@@ -191,6 +211,13 @@ class ComputerPlayer:
                 return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None)
         if not n:
             return Action(PASS)
+        if self.level.unload_last_rounds and len(game.bag) < game.n_players * game.variant.rack_size:
+            # The last rounds, once the next draws empty the bag: what stays on the rack counts
+            # against the player, so even a level that otherwise picks at random down the list
+            # lays its costliest tiles while it can (else both players end stuck and pass).
+            index = unloading_move(moves.records, equity, game.variant)
+            tiles, direction = record_tiles(moves.records[index])
+            return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
         if exchange is not None:
             equity = np.append(equity, exchange.equity)
         rank = self.level.pick_rank(len(equity), game.rng)
@@ -213,6 +240,25 @@ class ComputerPlayer:
         fires = covers_any(records, squares, (game.variant.board.rows, game.variant.board.columns))
         fires &= len(game.bag) - records[:, TILES] >= game.variant.forced_exchange_min_bag
         return fires * self.level.forced_exchange_bonus
+
+
+def tile_values_laid(records: np.ndarray, variant) -> np.ndarray:
+    """The value of the rack tiles each move lays (a blank counts 0): what the move saves from
+    the end-of-game subtraction."""
+    values = np.zeros(CODE_MASK + 1)
+    for letter in variant.tile_letters:
+        values[alphabet.CODE_OF[letter]] = variant.value_of(letter)
+    cells = records[:, CELLS:].astype(np.int64)
+    inside = np.arange(cells.shape[1]) < records[:, LENGTH, None]
+    laid = inside & (cells & (BOARD_FLAG | BLANK_FLAG) == 0)
+    return (values[cells & CODE_MASK] * laid).sum(axis=1)
+
+
+def unloading_move(records: np.ndarray, equity: np.ndarray, variant) -> int:
+    """The move that lays the most tile value; among equals the best equity (the first of those)."""
+    laid = tile_values_laid(records, variant)
+    candidates = np.flatnonzero(laid == laid.max())
+    return int(candidates[np.argmax(equity[candidates])])
 
 
 def level_equity(level: Level, variant, default_leaves: Path | str | None = None) -> Equity | None:
