@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine  # noqa: E402
 
+from literaki_cli.analysis.report import wilson  # noqa: E402
 from literaki_cli.analysis.simulate import RunConfig, run_simulation  # noqa: E402
 
 #: The greedy opponent of the targets, added to the built-in levels for the match.
@@ -40,16 +41,6 @@ keep = ""
 keep_max = 0
 leaves = "none"
 """
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def levels_file(folder: Path, extra: Path | None) -> Path:
