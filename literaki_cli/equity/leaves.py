@@ -126,11 +126,35 @@ def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray,
 
 @njit(cache=True)
 def model_value(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> float:
-    """The parametric model's value of a leave (``scratch``: a float64 buffer of N_FEATURES)."""
-    leave_features(counts, arrays.colour_of, arrays.vowel, scratch)
+    """The parametric model's value of a leave: :func:`leave_features` times the coefficients,
+    summed over the features the leave has (most are 0), with ``scratch`` counting its tiles of
+    each colour (a float64 buffer of at least MAX_COLOURS)."""
+    coef = arrays.coef
     total = 0.0
-    for f in range(N_FEATURES):
-        total += scratch[f] * arrays.coef[f]
+    vowels = 0
+    consonants = 0
+    scratch[:MAX_COLOURS] = 0.0
+    for slot in range(N_SLOTS):
+        c = counts[slot]
+        if c <= 0:
+            continue
+        total += c * coef[F_TILE + slot]
+        if slot == BLANK_SLOT:
+            if c >= 2:
+                total += coef[F_BLANK_PAIR]
+            continue
+        if c > 1:
+            total += (c - 1) * coef[F_EXTRA + slot - 1]
+        if arrays.vowel[slot]:
+            vowels += c
+        else:
+            consonants += c
+        if arrays.colour_of[slot] >= 0:
+            scratch[arrays.colour_of[slot]] += c
+    if vowels + consonants <= MAX_LEAVE:
+        total += coef[F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants]
+    for k in range(MAX_COLOURS):
+        total += scratch[k] * (scratch[k] - 1) / 2 * coef[F_COLOUR_PAIRS + k]
     return total
 
 
@@ -168,18 +192,30 @@ def _subset_values(rack, arrays, tile_value, weight, kept_factor):
     value - ``kept_factor`` x the points of its tiles.  A rack of 7 has at most 128, so valuing
     them all once is cheaper than one lookup per generated move."""
     place, total = rack_places(rack)
+    present = np.nonzero(rack[:N_SLOTS])[0]  # ascending: the key's digit order
     values = np.empty(total, dtype=np.float64)
     sizes = np.empty(total, dtype=np.int64)
     counts = np.zeros(rack.shape[0], dtype=np.int64)
     scratch = np.empty(N_FEATURES, dtype=np.float64)
+    keys = arrays.keys
     for index in range(total):
         kept = 0
         size = 0
-        for slot in range(N_SLOTS):
-            counts[slot] = (index // place[slot]) % (rack[slot] + 1) if rack[slot] > 0 else 0
-            kept += counts[slot] * tile_value[slot]
-            size += counts[slot]
-        value = weight * lookup(counts, arrays, scratch) if weight != 0.0 else 0.0
+        key = 0
+        for slot in present:
+            c = (index // place[slot]) % (rack[slot] + 1)
+            counts[slot] = c
+            kept += c * tile_value[slot]
+            size += c
+            for _ in range(c):
+                key = key * 64 + slot + 1
+        value = 0.0
+        if weight != 0.0 and 0 < size <= MAX_LEAVE:
+            i = np.searchsorted(keys, key)
+            if i < keys.shape[0] and keys[i] == key:
+                value = weight * arrays.values[i]
+            else:
+                value = weight * model_value(counts, arrays, scratch)
         values[index] = value - kept_factor * kept
         sizes[index] = size
     return place, values, sizes
