@@ -169,3 +169,23 @@ def test_real_terminal(flowing_lexicon, tmp_path):
     child.expect("Save the game")
     child.sendline("")
     child.expect(pexpect.EOF)
+
+
+def test_the_hint_is_the_best_equity_with_its_leave(flowing_lexicon):
+    """The hint ranks like solve: score + the value of the tiles kept (shipped leave values)."""
+    from literaki_cli.engine.move import rack_needs, take_from_rack
+    from literaki_cli.engine.movegen import record_tiles
+    from literaki_cli.equity.leaves import open_leaves
+
+    s, out = session(flowing_lexicon)
+    rack = s.game.racks[0]
+    table = open_leaves(None)
+    moves = s.hint_generator.generate(s.game.board, rack)
+    best = max(
+        s.game.judge(record_tiles(r)[0], record_tiles(r)[1]).total
+        + table.value(take_from_rack(rack_needs(record_tiles(r)[0]), rack)[0])
+        for r in moves.records
+    )  # the bag is full: leave values count whole
+    s.handle("hint")
+    text = out.getvalue()
+    assert "Hint:" in text and f"(equity {best:.1f})" in text

@@ -245,6 +245,8 @@ class PlaySession:
         from rich.console import Console
 
         from literaki_cli.engine.movegen import MoveGenerator
+        from literaki_cli.equity.equity import Equity
+        from literaki_cli.equity.leaves import open_leaves
 
         self.variant = variant
         self.lexicon = lexicon
@@ -258,6 +260,7 @@ class PlaySession:
         self.computer.name = self.level.title
         self.human = HumanSeat(self.texts("you"))
         self.hint_generator = MoveGenerator(lexicon, variant)
+        self.hint_equity = Equity(open_leaves(None), variant)  # the hint is the best equity, as solve ranks
         self.pending: list[Tile] = []
         self.game: Game | None = None
         self.games_played = 0
@@ -480,15 +483,23 @@ class PlaySession:
         self.say("exchanged", tiles=chosen.upper(), left=game.exchanges_left[0])
 
     def hint(self) -> None:
+        import numpy as np
+
         from literaki_cli.analysis.solve import found_move
+        from literaki_cli.engine.movegen import SCORE
 
         game = self.game
-        moves = self.hint_generator.generate(game.board, game.racks[0])
+        rack = game.racks[0]
+        moves = self.hint_generator.generate(game.board, rack)
         if not len(moves):
             self.say("no_hint")
             return
-        best = found_move(moves.records[moves.ranked()[0]], 1, game.board, self.variant, game.racks[0])
-        self.say("hint", coord=best.coord, word=best.display, score=best.score)
+        leave_values = self.hint_equity.leave_values(moves.records, rack, len(game.bag))
+        order = moves.ranked()  # ties of equity go to the higher score, as in solve
+        best_index = order[int(np.argmax(moves.records[order, SCORE] + leave_values[order]))]
+        best = found_move(moves.records[best_index], 1, game.board, self.variant, rack, leave_values[best_index])
+        self.say("hint", coord=best.coord, word=best.display, score=best.score, equity=f"{best.equity:.1f}",
+                 leave=best.leave.upper() or "-")  # fmt: skip
 
     # ----------------------------------------------------------------- display
 
