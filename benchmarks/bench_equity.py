@@ -30,6 +30,7 @@ from common import machine  # noqa: E402
 from literaki_cli.analysis.report import wilson  # noqa: E402
 from literaki_cli.analysis.simulate import RunConfig, run_simulation  # noqa: E402
 
+BUILTIN_LEVELS = Path(__file__).resolve().parent.parent / "literaki_cli" / "games" / "levels.toml"
 #: The greedy opponent of the targets, added to the built-in levels for the match.
 GREEDY_LEVEL = """
 [greedy]
@@ -47,9 +48,8 @@ def levels_file(folder: Path, extra: Path | None) -> Path:
     """The built-in levels plus the greedy one (or the user's levels file as given)."""
     if extra is not None:
         return extra
-    builtin = (Path(__file__).resolve().parent.parent / "literaki_cli" / "games" / "levels.toml").read_text("utf-8")
     path = folder / "levels.toml"
-    path.write_text(builtin + GREEDY_LEVEL, encoding="utf-8")
+    path.write_text(BUILTIN_LEVELS.read_text("utf-8") + GREEDY_LEVEL, encoding="utf-8")
     return path
 
 
@@ -102,7 +102,7 @@ def speed(args: argparse.Namespace, lexicon: Path) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             levels = None
             if leaves_none:
-                text = (Path(__file__).resolve().parent.parent / "literaki_cli" / "games" / "levels.toml").read_text()
+                text = BUILTIN_LEVELS.read_text("utf-8")
                 levels = Path(tmp) / "levels.toml"
                 levels.write_text(text.replace('leaves = "default"', 'leaves = "none"'), encoding="utf-8")
             config = RunConfig(

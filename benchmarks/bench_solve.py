@@ -107,6 +107,9 @@ def main() -> None:
                 f"{label:<10}{len(rows):>10}{med * 1e3:>10.2f} ms{p90 * 1e3:>9.2f} ms{targets[blanks]:>10}{spread:>26}"
                 f"{leave_med * 1e3:>13.3f} ms{100 * share:>14.1f}%"
             )
+        every = [row for rows in by_blanks.values() for row in rows]
+        overall = sum(lt for _, _, lt in every) / sum(t for t, _, _ in every)
+        print(f"leave values over all {len(every)} positions: {100 * overall:.1f} % of generation time")
 
         sample = str(POSITIONS / "20-middle-35tiles-1blank.cgp")
         cmd = LITERAKI + ["solve", sample, "--lexicon", str(lexicon_path)]

@@ -171,6 +171,12 @@ def found_move(
     )
 
 
+def check_ranking(by: str) -> None:
+    """``by`` must be one of :data:`RANKINGS` (InputError naming it otherwise)."""
+    if by not in RANKINGS:
+        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
+
+
 def solve(
     board: Board,
     variant: Variant,
@@ -192,8 +198,7 @@ def solve(
     the best ``exchanges`` exchanges are offered while the bag allows one.  With
     ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal each
     opening is listed once, across (8H): its mirror image down (H8) scores the same."""
-    if by not in RANKINGS:
-        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
+    check_ranking(by)
     generator = MoveGenerator(lexicon, variant, popular=popular)
     warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
     started = time.perf_counter()

@@ -63,14 +63,12 @@ def solve_command(
         solving_rack,
         tiles_in_bag,
     )
-    from literaki_cli.analysis.solve import RANKINGS, solve
+    from literaki_cli.analysis.solve import check_ranking, solve
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import open_leaves
-    from literaki_cli.errors import InputError
 
-    if by not in RANKINGS:
-        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
+    check_ranking(by)  # before the position and the lexicon are read
 
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)

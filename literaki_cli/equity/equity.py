@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.movegen import BLANK_SLOT, SCORE
+from literaki_cli.engine.movegen import SCORE
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import Variant
 from literaki_cli.equity.leaves import LeaveTable, RackLeaves, counts_text, rack_leaves
@@ -57,10 +57,7 @@ class Equity:
     def __init__(self, leaves: LeaveTable, variant: Variant, rules: EquityRules | None = None) -> None:
         self.leaves = leaves
         self.rules = rules or EquityRules()
-        self.tile_value = np.zeros(64, dtype=np.int64)
-        for letter, tile in variant.tiles.items():
-            self.tile_value[alphabet.CODE_OF[letter]] = tile.value
-        self.tile_value[BLANK_SLOT] = 0
+        self.tile_value = variant.tables.tile_value.astype(np.int64)  # by letter code; the blank slot 0 is 0
 
     def for_rack(self, rack: str, bag: int) -> RackLeaves:
         """Every leave ``rack`` can keep, valued for a bag of ``bag`` tiles (compiled, once per

@@ -27,7 +27,7 @@ import os
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -59,6 +59,9 @@ F_BALANCE = F_BLANK_PAIR + 1  # 28: one-hot of (vowels, consonants), vowels + co
 N_BALANCE = (MAX_LEAVE + 1) * (MAX_LEAVE + 2) // 2
 F_COLOUR_PAIRS = F_BALANCE + N_BALANCE  # MAX_COLOURS: pairs of letters of one colour
 N_FEATURES = F_COLOUR_PAIRS + MAX_COLOURS
+#: At most this many features of a leave of up to MAX_LEAVE tiles are non-zero (each tile kind,
+#: its extra copies, both blanks, the balance, the colours with pairs).
+MAX_TERMS = 2 * MAX_LEAVE + 2 + MAX_COLOURS
 
 
 def balance_index(vowels: int, consonants: int) -> int:
@@ -95,81 +98,91 @@ def leave_key(counts: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray, out: np.ndarray) -> None:
-    """The model's features of a leave into ``out`` (length ``N_FEATURES``)."""
-    out[:] = 0.0
+def leave_terms(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray, terms: np.ndarray) -> int:
+    """The model's non-zero features of a leave, the one definition of the model: writes pairs
+    (feature, value) to ``terms[0], terms[1], terms[2], ...`` (every value is a whole number) and
+    returns how many.  ``terms``: :func:`terms_buffer` (its tail counts the tiles of each colour)."""
+    tally = 2 * MAX_TERMS  # terms[tally + k]: tiles of colour k so far
+    terms[tally : tally + MAX_COLOURS] = 0
+    n = 0
     vowels = 0
     consonants = 0
     for slot in range(N_SLOTS):
         c = counts[slot]
         if c <= 0:
             continue
-        out[F_TILE + slot] = c
+        terms[2 * n] = F_TILE + slot
+        terms[2 * n + 1] = c
+        n += 1
         if slot == BLANK_SLOT:
             if c >= 2:
-                out[F_BLANK_PAIR] = 1.0
+                terms[2 * n] = F_BLANK_PAIR
+                terms[2 * n + 1] = 1
+                n += 1
             continue
         if c > 1:
-            out[F_EXTRA + slot - 1] = c - 1
+            terms[2 * n] = F_EXTRA + slot - 1
+            terms[2 * n + 1] = c - 1
+            n += 1
         if vowel[slot]:
             vowels += c
         else:
             consonants += c
         if colour_of[slot] >= 0:
-            out[F_COLOUR_PAIRS + colour_of[slot]] += c  # tiles of the colour for now, pairs below
+            terms[tally + colour_of[slot]] += c
     if vowels + consonants <= MAX_LEAVE:
-        out[F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants] = 1.0
+        terms[2 * n] = F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants
+        terms[2 * n + 1] = 1
+        n += 1
     for k in range(MAX_COLOURS):
-        tiles = out[F_COLOUR_PAIRS + k]
-        out[F_COLOUR_PAIRS + k] = tiles * (tiles - 1) / 2
+        tiles = terms[tally + k]
+        if tiles > 1:
+            terms[2 * n] = F_COLOUR_PAIRS + k
+            terms[2 * n + 1] = tiles * (tiles - 1) // 2
+            n += 1
+    return n
+
+
+def terms_buffer() -> np.ndarray:
+    """Working space of :func:`leave_terms` (and of every lookup that may need the model)."""
+    return np.empty(2 * MAX_TERMS + MAX_COLOURS, dtype=np.int64)
 
 
 @njit(cache=True)
-def model_value(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> float:
-    """The parametric model's value of a leave: :func:`leave_features` times the coefficients,
-    summed over the features the leave has (most are 0), with ``scratch`` counting its tiles of
-    each colour (a float64 buffer of at least MAX_COLOURS)."""
-    coef = arrays.coef
+def leave_features(counts: np.ndarray, colour_of: np.ndarray, vowel: np.ndarray, out: np.ndarray) -> None:
+    """The model's features of a leave into ``out`` (length ``N_FEATURES``), for fitting."""
+    terms = np.empty(2 * MAX_TERMS + MAX_COLOURS, dtype=np.int64)
+    out[:] = 0.0
+    for j in range(leave_terms(counts, colour_of, vowel, terms)):
+        out[terms[2 * j]] += terms[2 * j + 1]
+
+
+@njit(cache=True)
+def model_value(counts: np.ndarray, arrays: LeaveArrays, terms: np.ndarray) -> float:
+    """The parametric model's value of a leave (``terms``: :func:`terms_buffer`)."""
     total = 0.0
-    vowels = 0
-    consonants = 0
-    scratch[:MAX_COLOURS] = 0.0
-    for slot in range(N_SLOTS):
-        c = counts[slot]
-        if c <= 0:
-            continue
-        total += c * coef[F_TILE + slot]
-        if slot == BLANK_SLOT:
-            if c >= 2:
-                total += coef[F_BLANK_PAIR]
-            continue
-        if c > 1:
-            total += (c - 1) * coef[F_EXTRA + slot - 1]
-        if arrays.vowel[slot]:
-            vowels += c
-        else:
-            consonants += c
-        if arrays.colour_of[slot] >= 0:
-            scratch[arrays.colour_of[slot]] += c
-    if vowels + consonants <= MAX_LEAVE:
-        total += coef[F_BALANCE + (MAX_LEAVE + 1) * vowels - vowels * (vowels - 1) // 2 + consonants]
-    for k in range(MAX_COLOURS):
-        total += scratch[k] * (scratch[k] - 1) / 2 * coef[F_COLOUR_PAIRS + k]
+    for j in range(leave_terms(counts, arrays.colour_of, arrays.vowel, terms)):
+        total += terms[2 * j + 1] * arrays.coef[terms[2 * j]]
     return total
 
 
 @njit(cache=True)
-def lookup(counts: np.ndarray, arrays: LeaveArrays, scratch: np.ndarray) -> float:
-    """The value of a leave: the learned one when the file has it, the model's otherwise;
-    0 for the empty leave (and for a leave too long to have a value)."""
-    key = leave_key(counts)
+def value_of_key(key: int, counts: np.ndarray, arrays: LeaveArrays, terms: np.ndarray) -> float:
+    """The value of the leave with this key and these counts: the learned one when the file
+    has it, the model's otherwise; 0 for the empty leave (and a leave too long to have one)."""
     if key <= 0:
         return 0.0
     keys = arrays.keys
     i = np.searchsorted(keys, key)
     if i < keys.shape[0] and keys[i] == key:
         return arrays.values[i]
-    return model_value(counts, arrays, scratch)
+    return model_value(counts, arrays, terms)
+
+
+@njit(cache=True)
+def lookup(counts: np.ndarray, arrays: LeaveArrays, terms: np.ndarray) -> float:
+    """The value of a leave given by its tile counts (see :func:`value_of_key`)."""
+    return value_of_key(leave_key(counts), counts, arrays, terms)
 
 
 @njit(cache=True)
@@ -196,8 +209,7 @@ def _subset_values(rack, arrays, tile_value, weight, kept_factor):
     values = np.empty(total, dtype=np.float64)
     sizes = np.empty(total, dtype=np.int64)
     counts = np.zeros(rack.shape[0], dtype=np.int64)
-    scratch = np.empty(N_FEATURES, dtype=np.float64)
-    keys = arrays.keys
+    terms = np.empty(2 * MAX_TERMS + MAX_COLOURS, dtype=np.int64)
     for index in range(total):
         kept = 0
         size = 0
@@ -210,12 +222,8 @@ def _subset_values(rack, arrays, tile_value, weight, kept_factor):
             for _ in range(c):
                 key = key * 64 + slot + 1
         value = 0.0
-        if weight != 0.0 and 0 < size <= MAX_LEAVE:
-            i = np.searchsorted(keys, key)
-            if i < keys.shape[0] and keys[i] == key:
-                value = weight * arrays.values[i]
-            else:
-                value = weight * model_value(counts, arrays, scratch)
+        if weight != 0.0 and size <= MAX_LEAVE:
+            value = weight * value_of_key(key, counts, arrays, terms)
         values[index] = value - kept_factor * kept
         sizes[index] = size
     return place, values, sizes
@@ -251,7 +259,7 @@ class LeaveTable:
     meta: dict = field(default_factory=dict)
     source: str = ""
 
-    @property
+    @cached_property
     def arrays(self) -> LeaveArrays:
         return LeaveArrays(self.keys, self.values, self.coef, self.colour_of, self.vowel)
 
@@ -260,7 +268,7 @@ class LeaveTable:
 
     def value(self, leave: str) -> float:
         """The value of a leave ('?' = blank; order and case do not matter)."""
-        return float(lookup(leave_counts(leave), self.arrays, np.empty(N_FEATURES)))
+        return float(lookup(leave_counts(leave), self.arrays, terms_buffer()))
 
     def learned(self, leave: str) -> bool:
         """Whether the file holds a learned value for ``leave`` (else the model gives it)."""
@@ -272,7 +280,7 @@ class LeaveTable:
         """The parametric model's value of ``leave`` (what rare leaves get)."""
         if not leave:
             return 0.0
-        return float(model_value(leave_counts(leave), self.arrays, np.empty(N_FEATURES)))
+        return float(model_value(leave_counts(leave), self.arrays, terms_buffer()))
 
     def save(self, path: Path) -> None:
         """Write the file (atomically: a reader never sees half of it)."""

@@ -262,9 +262,7 @@ def train(
 def _keys(counts: np.ndarray) -> np.ndarray:
     from literaki_cli.equity.leaves import leave_key
 
-    padded = np.zeros((counts.shape[0], 64), dtype=np.int64)
-    padded[:, :N_SLOTS] = counts
-    return np.array([leave_key(row) for row in padded], dtype=np.int64)
+    return np.array([leave_key(row) for row in counts], dtype=np.int64)
 
 
 def run_variant(run_dirs: list[Path]):

@@ -245,9 +245,7 @@ class ComputerPlayer:
 def tile_values_laid(records: np.ndarray, variant) -> np.ndarray:
     """The value of the rack tiles each move lays (a blank counts 0): what the move saves from
     the end-of-game subtraction."""
-    values = np.zeros(CODE_MASK + 1)
-    for letter in variant.tile_letters:
-        values[alphabet.CODE_OF[letter]] = variant.value_of(letter)
+    values = variant.tables.tile_value  # by letter code (CODE_MASK + 1 of them)
     cells = records[:, CELLS:].astype(np.int64)
     inside = np.arange(cells.shape[1]) < records[:, LENGTH, None]
     laid = inside & (cells & (BOARD_FLAG | BLANK_FLAG) == 0)
