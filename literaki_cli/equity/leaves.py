@@ -348,7 +348,9 @@ def load_leaves(path: Path) -> LeaveTable:
             if missing:
                 raise _bad(path, f"array {missing[0]!r} missing")
             arrays = {name: data[name] for name in names}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as e:
+    except ValueError:  # NumPy's word for "neither .npy nor .npz" (it suggests unpickling: not here)
+        raise _bad(path, "not an .npz archive of plain arrays") from None
+    except (OSError, zipfile.BadZipFile, EOFError, zlib.error) as e:
         raise _bad(path, f"{type(e).__name__}: {e}") from None
     for name in ("keys", "values", "coef", "colour_of", "vowel"):
         if arrays[name].dtype.kind not in "iuf":
