@@ -103,7 +103,29 @@ class MoveSink(NamedTuple):
     count: np.ndarray  # int64 [1]
 
 
+class Frames(NamedTuple):
+    """The explicit stack of :func:`_search_anchor`, allocated once per view and reused by every
+    anchor (one allocation per anchor cost more than a small rack's whole search)."""
+
+    undo: np.ndarray  # bool: an UNDO frame (give the tile in ``p`` back to the rack)
+    col: np.ndarray
+    p: np.ndarray
+    kind: np.ndarray
+    left: np.ndarray
+    tiles: np.ndarray
+    sum: np.ndarray
+    mult: np.ndarray
+    cross: np.ndarray
+
+
 # --------------------------------------------------------------------------- compiled kernels
+
+
+@njit(cache=True)
+def _frames(depth):
+    return Frames(np.zeros(depth, dtype=np.bool_), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+                  np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+                  np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64))
 
 
 _find = wordgraph.compiled(wordgraph.find_arc)
@@ -219,7 +241,7 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
 
 
 @njit(cache=True)
-def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last_anchor):
+def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anchor, last_anchor):
     """Every play through the anchor (r, anchor): a depth-first walk of the GADDAG with an
     explicit stack (numba cannot cache recursive functions).  Reads leftwards from the anchor
     while col <= anchor, then, after the separator, rightwards from anchor + 1.
@@ -241,17 +263,20 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, r, anchor, last
     sqmap = view.sqmap
     transposed = view.transposed
     cols = letters.shape[1]
-    depth = 8 * cols + 16
-    f_undo_frame = np.zeros(depth, dtype=np.bool_)
-    f_col = np.zeros(depth, dtype=np.int64)
-    f_p = np.zeros(depth, dtype=np.int64)  # next arc to try (-1: exhausted)
-    f_kind = np.zeros(depth, dtype=np.int64)  # next way to try at that arc: AS_TILE, then AS_BLANK
-    f_left = np.zeros(depth, dtype=np.int64)
-    f_tiles = np.zeros(depth, dtype=np.int64)
-    f_sum = np.zeros(depth, dtype=np.int64)
-    f_mult = np.zeros(depth, dtype=np.int64)
-    f_cross = np.zeros(depth, dtype=np.int64)
+    f_undo_frame = frames.undo
+    f_col = frames.col
+    f_p = frames.p  # next arc to try (-1: exhausted)
+    f_kind = frames.kind  # next way to try at that arc: AS_TILE, then AS_BLANK
+    f_left = frames.left
+    f_tiles = frames.tiles
+    f_sum = frames.sum
+    f_mult = frames.mult
+    f_cross = frames.cross
     sp = 1
+    f_undo_frame[0] = False
+    f_tiles[0] = 0
+    f_sum[0] = 0
+    f_cross[0] = 0
     f_col[0] = anchor
     f_p[0] = graph.gaddag_root
     f_kind[0] = AS_TILE
@@ -378,6 +403,7 @@ def _generate_view(graph, rules, view, rack, sink):
     rows, cols = letters.shape
     cross = _cross_checks(graph, rules, view)
     cells = np.zeros(cols, dtype=np.int64)
+    frames = _frames(8 * cols + 16)
     empty_board = view.start_row >= 0
     for r in range(rows):
         last_anchor = -1
@@ -395,7 +421,7 @@ def _generate_view(graph, rules, view, rack, sink):
                 )
             if not is_anchor:
                 continue
-            _search_anchor(graph, rules, view, cross, sink, rack, cells, r, c, last_anchor)
+            _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor)
             last_anchor = c
 
 
