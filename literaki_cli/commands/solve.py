@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -25,12 +27,21 @@ SOLVE_EPILOG = (
     "  literaki solve game.cgp                   the rack from the CGP\n"
     "  literaki solve game.cgp --json --all      every legal move, for scripts\n"
     "  literaki solve game.cgp --min-tiles 5 --word-contains RZ --at h8\n"
-    "  literaki solve game.cgp --by score        highest score first, leaves ignored\n\n"
+    "  literaki solve game.cgp --by score        highest score first, leaves ignored\n"
+    "  literaki solve game.cgp --sim --iterations 500 --stop 95\n"
+    "                                            simulate the 10 best two turns ahead\n\n"
     "Moves are ranked by equity = score + the value of the tiles kept (learned leave values; "
     "--leaves FILE or $LITERAKI_LEAVES for others); the best exchanges are listed among them "
     "while the bag allows one.  On an empty board that is its own mirror image, the ranked "
-    "list shows each opening once (8H, not also H8); --all lists every legal placement.\n"
+    "list shows each opening once (8H, not also H8); --all lists every legal placement.\n\n"
+    "--sim plays the best --candidates moves (exchanges included) into --iterations random futures: "
+    "the opponent's rack drawn from the unseen tiles (a rack the CGP states is kept), then --plies "
+    "turns of best static replies; each candidate is valued by the spread it leads to plus the last "
+    "leave, and by its chance to win (docs/simulation.md).  Every candidate sees the same futures, "
+    "and a --seed gives the same answer whatever --workers is.  Ctrl-C shows the results so far.\n"
 )
+
+SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candidates a few turns ahead.")]
 
 
 @app.command("solve", epilog=SOLVE_EPILOG)
@@ -48,6 +59,18 @@ def solve_command(
     by: Annotated[str, typer.Option("--by", help="Rank by 'equity' (score + leave value) or 'score'.")] = "equity",
     exchanges: Annotated[int, typer.Option("--exchanges", min=0, help="How many of the best exchanges to list.")] = 3,
     leaves: LeavesOption = None,
+    sim: SimOption = False,
+    iterations: Annotated[int, typer.Option(min=1, help="--sim: futures to play each candidate into.")] = 1000,
+    candidates: Annotated[int, typer.Option(min=1, help="--sim: how many of the best static moves to simulate.")] = 10,
+    plies: Annotated[int, typer.Option(min=1, max=10, help="--sim: turns played after each candidate.")] = 2,
+    seed: Annotated[int, typer.Option(help="--sim: seed of the random futures.")] = 1,
+    workers: Annotated[int | None, typer.Option(min=1, help="--sim: worker processes (default: all cores).")] = None,
+    stop: Annotated[
+        int | None, typer.Option(help="--sim: stop once the best is ahead of every other at 95 or 99 % confidence.")
+    ] = None,
+    win_model: Annotated[
+        Path | None, typer.Option("--win-model", help="--sim: win-probability model file (default: the shipped one).")
+    ] = None,
     image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
@@ -69,6 +92,11 @@ def solve_command(
     from literaki_cli.equity.leaves import open_leaves
 
     check_ranking(by)  # before the position and the lexicon are read
+    if sim:
+        from literaki_cli.montecarlo.simulation import SimSettings
+
+        settings = SimSettings(iterations, candidates, plies, seed, workers or os.cpu_count() or 1, stop)
+        settings.check()
 
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)
@@ -77,6 +105,9 @@ def solve_command(
     filters = solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)
     equity = Equity(open_leaves(leaves), pos.variant)
     lex = Lexicon.open(lexicon)
+    if sim:
+        _simulate(pos, the_rack, lex, equity, settings, win_model, json_out)
+        return
     result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular,
                    fold_mirrors=not show_all, equity=equity, bag=tiles_in_bag(pos, the_rack), by=by,
                    exchanges=exchanges)  # fmt: skip
@@ -133,6 +164,57 @@ def _print_solutions(result, rack: str, bingo_bonus: int) -> None:
     if result.mirrors_folded:
         console.print("each opening is shown once, across: on this empty, symmetric board its mirror image down "
                       "(H8 for 8H) scores the same (--all lists both)")  # fmt: skip
+
+
+def _simulate(position, rack: str, lexicon, equity, settings, win_model_path: Path | None, json_out: bool) -> None:
+    from tqdm import tqdm
+
+    from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates
+    from literaki_cli.montecarlo.winmodel import open_win_model
+
+    model = open_win_model(win_model_path)
+    start = SimPosition.of(position, rack)
+    with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
+        result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)
+    if json_out:
+        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        return
+    _print_sim(result, rack)
+
+
+def _print_sim(result, rack: str) -> None:
+    from rich.table import Table
+
+    console = output_console()
+    s = result.settings
+    if not result.candidates:
+        console.print(f"rack {rack.upper()}: no move to simulate (pass)")
+        return
+    how = ("stopped: the best is ahead at " + f"{s.stop} %" if result.stopped
+           else "interrupted (Ctrl-C): the results so far" if result.interrupted else "")  # fmt: skip
+    table = Table(title=f"rack {rack.upper()}: {len(result.candidates)} candidates, {result.iterations:,} iterations "
+                        f"of {s.plies} plies, seed {s.seed}, bag {result.bag} ({result.seconds:.1f} s)"
+                        + (f"; {how}" if how else ""))  # fmt: skip
+    columns = [("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"), ("leave", "left"),
+               ("static", "right"), ("sim equity", "right"), ("95 % interval", "right"), ("win %", "right"),
+               ("95 % interval", "right"), ("iterations", "right")]  # fmt: skip
+    columns += [(f"ply {k + 1} score / bingo %", "right") for k in range(s.plies)]
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for number, r in enumerate(result.candidates, 1):
+        c = r.candidate
+        equity, e_lo, e_hi = r.equity
+        win, w_lo, w_hi = r.win_pct
+        plies = [f"{p['mean_score']:.1f} / {p['bingo_pct']:.0f}" if p["mean_score"] is not None else "-"
+                 for p in r.plies()]  # fmt: skip
+        table.add_row(str(number), c.coord or "-", c.word if c.coord else f"exchange {c.word[1:]}", str(c.score),
+                      c.leave.upper() or "-", f"{c.static_equity:.1f}", f"{equity:.1f}", f"{e_lo:.1f} .. {e_hi:.1f}",
+                      f"{win:.1f}", f"{w_lo:.1f} .. {w_hi:.1f}", f"{r.iterations:,}" + (" cut" if r.cut else ""),
+                      *plies)  # fmt: skip
+    console.print(table)
+    if any(r.cut for r in result.candidates):
+        console.print(f"cut: stopped early, the best was ahead of it at {s.stop} % confidence (paired over the same "
+                      "futures)")  # fmt: skip
 
 
 def _exchange_text(exchange) -> str:

@@ -24,7 +24,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import SCORE
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import Variant
-from literaki_cli.equity.leaves import LeaveTable, RackLeaves, counts_text, rack_leaves
+from literaki_cli.equity.leaves import MAX_LEAVE, LeaveTable, RackLeaves, counts_text, rack_leaves
 
 
 @dataclass(frozen=True)
@@ -75,10 +75,13 @@ class Equity:
         return records[:, SCORE].astype(np.float64) + leave, leave
 
     def leave_value(self, leave: str, bag: int) -> float:
-        """The value of keeping ``leave`` with ``bag`` tiles in the bag."""
+        """The value of keeping ``leave`` with ``bag`` tiles in the bag (a whole rack kept, as by
+        a pass, has no learned value: only the end rule's cost, as for the moves)."""
         weight, kept_factor = self.rules.weights(bag)
-        kept = sum(int(self.tile_value[alphabet.CODE_OF[ch]]) for ch in alphabet.normalize(leave) if ch != BLANK)
-        return (weight * self.leaves.value(leave) if weight else 0.0) - kept_factor * kept
+        leave = alphabet.normalize(leave)
+        kept = sum(int(self.tile_value[alphabet.CODE_OF[ch]]) for ch in leave if ch != BLANK)
+        learned = weight * self.leaves.value(leave) if weight and len(leave) <= MAX_LEAVE else 0.0
+        return learned - kept_factor * kept
 
     def exchanges(self, rack: str, bag: int, limit: int | None = 5, leaves: RackLeaves | None = None) -> list[Exchange]:
         """The best exchanges (by the kept tiles' value), best first; ties by fewer tiles returned.

@@ -1,0 +1,533 @@
+"""Monte Carlo simulation of candidate moves: which of the best static moves is best a few
+turns ahead (``solve --sim``; ../shared/docs/strategy.md, "Simulation").
+
+Each *iteration* draws one future: the opponent's rack from the unseen tiles (a rack the
+position states is kept) and the order of the bag.  Every candidate is played into that same
+future (common random numbers: the differences between candidates carry little noise): the
+mover's rack is refilled from the front of the bag, then ``plies`` turns follow, each the
+mover's best move by static equity (exchanges included, while the bag allows one).  The
+outcome is the spread change from the candidate on, plus the leave value of whoever moved last
+(minus, when that is the opponent); the game's end rules apply when a rack empties with the bag
+empty.  A win-probability model (:mod:`literaki_cli.montecarlo.winmodel`) turns the final
+spread and bag into a win estimate.
+
+Iteration ``i`` draws from its own generator, seeded by (seed, i), and iterations run in rounds
+of fixed size whose results are merged in iteration order, so the answer depends on the seed
+only, not on how many worker processes share the rounds.  Between rounds, with a stopping rule,
+every candidate that the best beats at the chosen confidence (paired differences over the same
+iterations) is cut off; the simulation stops when one candidate is left, or after the
+iterations asked for.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from literaki_cli.analysis.solve import FoundMove, solve
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, record_tiles
+from literaki_cli.engine.position import BLANK, Position
+from literaki_cli.engine.variant import ACROSS, Variant
+from literaki_cli.equity.equity import Equity
+from literaki_cli.errors import InputError
+from literaki_cli.games.bag import unseen_tiles
+
+#: ``--stop``: confidence level (percent) -> two-sided normal quantile.
+STOP_LEVELS = {95: 1.959964, 99: 2.575829}
+#: The z of the intervals shown (95 %).
+Z95 = STOP_LEVELS[95]
+#: Iterations per round: results are merged and the stopping rule is applied between rounds.
+ROUND = 32
+#: Iterations per task given to a worker process.
+TASK = 2
+#: The stopping rule waits for this many iterations (a few dozen lucky draws prove nothing).
+MIN_ITERATIONS_TO_STOP = 64
+PLACE, EXCHANGE = "place", "exchange"
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """How a simulation runs (``solve --sim`` options)."""
+
+    iterations: int = 1000
+    candidates: int = 10
+    plies: int = 2
+    seed: int = 0
+    workers: int = 1
+    stop: int | None = None  # 95 or 99: stop once the best is separated at that confidence
+
+    def check(self) -> None:
+        if self.iterations < 1:
+            raise InputError(f"--iterations {self.iterations}: at least 1")
+        if self.candidates < 1:
+            raise InputError(f"--candidates {self.candidates}: at least 1")
+        if not 1 <= self.plies <= 10:
+            raise InputError(f"--plies {self.plies}: from 1 to 10")
+        if self.workers < 1:
+            raise InputError(f"--workers {self.workers}: at least 1")
+        if self.stop is not None and self.stop not in STOP_LEVELS:
+            raise InputError(f"--stop {self.stop}: the confidence is {' or '.join(map(str, STOP_LEVELS))}")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move to simulate: a placement or an exchange, with its static equity."""
+
+    kind: str
+    coord: str | None  # None for an exchange
+    word: str  # the main word as solve shows it (board tiles in parentheses); "-ABC" for an exchange
+    score: int
+    leave: str
+    static_equity: float
+    tiles: tuple[Tile, ...] = ()
+    direction: int = ACROSS
+    exchange: str = ""  # the tiles an exchange returns
+    bingo: bool = False
+
+    @classmethod
+    def of_move(cls, move: FoundMove) -> Candidate:
+        return cls(PLACE, move.coord, move.display, move.score, move.leave, move.equity, tuple(move.tiles),
+                   move.direction, bingo=move.bingo)  # fmt: skip
+
+    @classmethod
+    def of_exchange(cls, tiles: str, keep: str, equity: float) -> Candidate:
+        return cls(EXCHANGE, None, f"-{tiles.upper()}", 0, keep, round(equity, 3), exchange=tiles)
+
+
+@dataclass
+class SimPosition:
+    """What a simulation starts from: the board, the mover's rack, the opponent's rack when
+    known, the unseen tiles (bag plus the unknown rack) and the spread (mover minus opponent)."""
+
+    variant: Variant
+    board: Board
+    rack: str
+    opponent_rack: str | None
+    unseen: list[str]  # sorted; includes the opponent's rack when it is unknown
+    spread: int = 0
+
+    @classmethod
+    def of(cls, position: Position, rack: str) -> SimPosition:
+        opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
+        players = max(2, len(position.scores), len(position.racks))
+        if players != 2:
+            raise InputError(f"--sim simulates two-player games; the position has {players} players")
+        unseen = unseen_tiles(position.variant, position.board, [rack] + ([opponent] if opponent else []))
+        spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
+        return cls(position.variant, position.board, rack, opponent, sorted(unseen), spread)
+
+    @property
+    def bag_size(self) -> int:
+        """Tiles in the bag now (the unseen tiles minus the opponent's rack)."""
+        held = len(self.opponent_rack) if self.opponent_rack else min(self.variant.rack_size, len(self.unseen))
+        return len(self.unseen) - (0 if self.opponent_rack else held)
+
+
+# --------------------------------------------------------------------------- one future
+
+
+@dataclass(frozen=True)
+class Future:
+    """The random part of one iteration: the opponent's rack and the bag's order."""
+
+    opponent_rack: str
+    bag: tuple[str, ...]
+
+
+def draw_future(sim: SimPosition, seed: int, iteration: int) -> Future:
+    """Iteration ``iteration``'s future, from a generator seeded by (seed, iteration) alone."""
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, seed >> 32 & 0xFFFFFFFF, iteration])
+    tiles = list(sim.unseen)
+    order = rng.permutation(len(tiles))
+    shuffled = [tiles[i] for i in order]
+    if sim.opponent_rack is not None:
+        return Future(sim.opponent_rack, tuple(shuffled))
+    held = min(sim.variant.rack_size, len(shuffled))
+    return Future("".join(shuffled[:held]), tuple(shuffled[held:]))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One candidate in one future."""
+
+    equity: float  # spread change from the candidate on (its score included) + the final leave term
+    win: float  # the mover's chance to win (0..1)
+    ply_scores: tuple[int, ...]
+    ply_bingos: tuple[bool, ...]
+
+
+class BestPlayer:
+    """The best move by static equity for a rack (placements and the best exchange): how both
+    sides play the turns after the candidate."""
+
+    def __init__(self, generator: MoveGenerator, equity: Equity, variant: Variant) -> None:
+        self.generator = generator
+        self.equity = equity
+        self.variant = variant
+
+    def turn(self, board: Board, rack: str, bag: int) -> tuple[str, int, list[Tile], str, bool]:
+        """(kind, score, tiles laid, tiles exchanged, bingo) of the best move; kind "pass" when
+        there is none."""
+        moves = self.generator.generate(board, rack) if rack else None
+        leaves = self.equity.for_rack(rack, bag) if rack else None
+        best, best_equity = -1, -math.inf
+        if moves is not None and len(moves):
+            equity = moves.records[:, SCORE] + leaves.of_moves(moves.records)
+            best = int(np.argmax(equity))
+            best_equity = float(equity[best])
+        if rack and bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0:
+            options = self.equity.exchanges(rack, bag, 1, leaves)
+            if options and options[0].equity > best_equity:
+                return EXCHANGE, 0, [], options[0].tiles, False
+        if best < 0:
+            return "pass", 0, [], "", False
+        record = moves.records[best]
+        tiles, _ = record_tiles(record)
+        return PLACE, int(record[SCORE]), tiles, "", int(record[TILES]) == self.variant.bingo_tiles
+
+
+def _take(rack: str, tiles: str) -> str:
+    left = list(rack)
+    for ch in tiles:
+        left.remove(ch)
+    return "".join(left)
+
+
+def _laid(tiles: list[Tile] | tuple[Tile, ...]) -> str:
+    return "".join(BLANK if t.blank else t.letter for t in tiles)
+
+
+class Simulator:
+    """Plays candidates into futures (one per process: it holds the move generator)."""
+
+    def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int) -> None:
+        self.sim = sim
+        self.variant = sim.variant
+        self.player = BestPlayer(MoveGenerator(lexicon, sim.variant), equity, sim.variant)
+        self.equity = equity
+        self.win_model = win_model
+        self.plies = plies
+        self.tile_value = {ch: sim.variant.value_of(ch) if ch != BLANK else 0 for ch in set(sim.unseen) | set(sim.rack)}
+
+    def rack_value(self, rack: str) -> int:
+        return sum(self.tile_value.get(ch, 0) if ch != BLANK else 0 for ch in rack)
+
+    def play(self, candidate: Candidate, board_after: Board, future: Future) -> Outcome:
+        """``candidate`` (laid on ``board_after``) followed by ``plies`` best replies in ``future``."""
+        bag = list(future.bag)
+        racks = [self.sim.rack, future.opponent_rack]
+        spread = float(candidate.score)  # the mover's points minus the opponent's, from the candidate on
+        if candidate.kind == EXCHANGE:
+            kept = _take(racks[0], candidate.exchange)
+            drawn = bag[: len(candidate.exchange)]
+            bag = bag[len(candidate.exchange) :] + list(candidate.exchange)
+            racks[0] = kept + "".join(drawn)
+        else:
+            kept = _take(racks[0], _laid(candidate.tiles))
+            racks[0] = kept + "".join(bag[: len(candidate.tiles)])
+            del bag[: len(candidate.tiles)]
+        board = board_after
+        scores, bingos = [], []
+        last = 0  # who moved last: 0 the mover, 1 the opponent
+        over = not racks[0] and not bag
+        if over:
+            spread += 2 * self.rack_value(racks[1])
+        passes = 0
+        for ply in range(self.plies):
+            if over:
+                break
+            mover = (ply + 1) % 2
+            sign = 1 if mover == 0 else -1
+            kind, score, tiles, exchanged, bingo = self.player.turn(board, racks[mover], len(bag))
+            leave_bag = len(bag)  # what the leave values of this move assume
+            if kind == PLACE:
+                board = board.with_tiles(tiles)
+                leave = _take(racks[mover], _laid(tiles))
+                racks[mover] = leave + "".join(bag[: len(tiles)])
+                del bag[: len(tiles)]
+                passes = 0
+            elif kind == EXCHANGE:
+                n = len(exchanged)
+                leave = _take(racks[mover], exchanged)
+                racks[mover] = leave + "".join(bag[:n])
+                bag = bag[n:] + list(exchanged)
+                passes = 0
+            else:
+                leave = racks[mover]
+                passes += 1
+            spread += sign * score
+            scores.append(score)
+            bingos.append(bingo)
+            last = mover
+            if not racks[mover] and not bag:  # out: the other's tiles count twice
+                spread += sign * 2 * self.rack_value(racks[1 - mover])
+                over = True
+            elif passes >= 4:  # two passes each: everyone loses their own tiles
+                spread += self.rack_value(racks[1]) - self.rack_value(racks[0])
+                over = True
+        sign = 1 if last == 0 else -1
+        if over:
+            final = self.sim.spread + spread
+            win = 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+        else:
+            spread += sign * self.equity.leave_value(leave, leave_bag)
+            final = sign * (self.sim.spread + spread)  # the last mover's view
+            p = float(self.win_model.probability(final, len(bag)))
+            win = p if last == 0 else 1.0 - p
+        return Outcome(spread, win, tuple(scores), tuple(bingos))
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def static_candidates(sim: SimPosition, lexicon: Lexicon, equity: Equity, count: int) -> list[Candidate]:
+    """The ``count`` best moves by static equity, exchanges among them (as ``solve`` ranks)."""
+    result = solve(sim.board, sim.variant, lexicon, sim.rack, top=count, equity=equity, bag=sim.bag_size,
+                   exchanges=count)  # fmt: skip
+    ranked = [(m.equity, 0, i, Candidate.of_move(m)) for i, m in enumerate(result.moves)]
+    ranked += [(e.equity, 1, i, Candidate.of_exchange(e.tiles, e.keep, e.equity))
+               for i, e in enumerate(result.exchanges)]  # fmt: skip
+    ranked.sort(key=lambda row: (-row[0], row[1], row[2]))
+    return [row[3] for row in ranked[:count]]
+
+
+# --------------------------------------------------------------------------- rounds of iterations
+
+#: Per iteration and candidate: equity, win, then the score and bingo (0/1) of each ply (NaN: not played).
+EQUITY_COL, WIN_COL, PLY_COLS = 0, 1, 2
+
+_WORKER: dict = {}
+
+
+def _outcome_row(outcome: Outcome, plies: int) -> np.ndarray:
+    row = np.full(PLY_COLS + 2 * plies, np.nan)
+    row[EQUITY_COL] = outcome.equity
+    row[WIN_COL] = outcome.win
+    for k, (score, bingo) in enumerate(zip(outcome.ply_scores, outcome.ply_bingos, strict=True)):
+        row[PLY_COLS + 2 * k] = score
+        row[PLY_COLS + 2 * k + 1] = float(bingo)
+    return row
+
+
+def _run_iterations(task: tuple[list[int], list[int]]) -> np.ndarray:
+    """Iterations ``task[0]`` for the candidates numbered ``task[1]``: array [iterations, candidates, columns]."""
+    iterations, active = task
+    simulator: Simulator = _WORKER["simulator"]
+    candidates: list[Candidate] = _WORKER["candidates"]
+    boards: list[Board] = _WORKER["boards"]
+    seed: int = _WORKER["seed"]
+    out = np.empty((len(iterations), len(active), PLY_COLS + 2 * simulator.plies))
+    for i, iteration in enumerate(iterations):
+        future = draw_future(simulator.sim, seed, iteration)
+        for j, c in enumerate(active):
+            out[i, j] = _outcome_row(simulator.play(candidates[c], boards[c], future), simulator.plies)
+    return out
+
+
+def _run_round(pool, workers: int, batch: list[int], active: list[int]) -> np.ndarray:
+    """One round's iterations, shared among the pool's workers in order (the rows come back in
+    iteration order, whoever computed them)."""
+    if pool is None:
+        return _run_iterations((batch, active))
+    # Small tasks, handed out as workers come free: an iteration's cost varies tenfold (a blank
+    # on a rack multiplies the moves), so equal shares would leave one worker waiting.
+    tasks = [(batch[k : k + TASK], active) for k in range(0, len(batch), TASK)]
+    return np.concatenate(pool.map(_run_iterations, tasks, chunksize=1), axis=0)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class CandidateResult:
+    """A candidate's outcomes, one row per iteration it was played in."""
+
+    candidate: Candidate
+    rows: np.ndarray  # [iterations, columns] (see EQUITY_COL ...)
+    cut: bool = False
+
+    @property
+    def iterations(self) -> int:
+        return self.rows.shape[0]
+
+    def _mean_ci(self, column: int, scale: float = 1.0) -> tuple[float, float, float]:
+        values = self.rows[:, column] * scale
+        n = values.shape[0]
+        if n == 0:
+            return math.nan, math.nan, math.nan
+        mean = float(values.mean())
+        half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+        return mean, mean - half, mean + half
+
+    @property
+    def equity(self) -> tuple[float, float, float]:
+        """Mean equity and its 95 % interval."""
+        return self._mean_ci(EQUITY_COL)
+
+    @property
+    def win_pct(self) -> tuple[float, float, float]:
+        """Mean win chance (percent) and its 95 % interval (clipped to 0..100)."""
+        mean, lo, hi = self._mean_ci(WIN_COL, 100.0)
+        return mean, max(0.0, lo), min(100.0, hi)
+
+    def plies(self) -> list[dict]:
+        """Per ply after the candidate: the mover's mean score and bingo % (over the iterations
+        in which the game lasted that long)."""
+        out = []
+        for k in range((self.rows.shape[1] - PLY_COLS) // 2):
+            scores = self.rows[:, PLY_COLS + 2 * k]
+            played = ~np.isnan(scores)
+            bingos = self.rows[played, PLY_COLS + 2 * k + 1]
+            out.append({"mean_score": round(float(scores[played].mean()), 3) if played.any() else None,
+                        "bingo_pct": round(100 * float(bingos.mean()), 3) if played.any() else None})  # fmt: skip
+        return out
+
+    def as_dict(self) -> dict:
+        c = self.candidate
+        equity, e_lo, e_hi = self.equity
+        win, w_lo, w_hi = self.win_pct
+        return {
+            "coord": c.coord,
+            "word": c.word,
+            "kind": c.kind,
+            "score": c.score,
+            "leave": c.leave.upper(),
+            "static_equity": c.static_equity,
+            "equity": _rounded(equity),
+            "equity_ci": [_rounded(e_lo), _rounded(e_hi)],
+            "win_pct": _rounded(win),
+            "win_ci": [_rounded(w_lo), _rounded(w_hi)],
+            "iterations": self.iterations,
+            "cut": self.cut,
+            "plies": self.plies(),
+        }
+
+
+def _rounded(x: float) -> float | None:
+    return round(x, 3) if math.isfinite(x) else None
+
+
+@dataclass
+class SimResult:
+    settings: SimSettings
+    candidates: list[CandidateResult]  # best first: the candidates still running, then those cut off
+    iterations: int  # iterations completed (of the candidates never cut)
+    stopped: bool = False  # the stopping rule ended it before the iterations asked for
+    interrupted: bool = False  # Ctrl-C ended it; the results are those of the finished rounds
+    seconds: float = 0.0
+    bag: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def candidate_iterations(self) -> int:
+        return sum(c.iterations for c in self.candidates)
+
+    def as_dict(self) -> dict:
+        s = self.settings
+        return {"sim": {"iterations": self.iterations, "plies": s.plies, "seed": s.seed, "stop": s.stop,
+                        "stopped": self.stopped, "interrupted": self.interrupted, "bag": self.bag,
+                        "seconds": round(self.seconds, 3), "workers": s.workers,
+                        "candidates": [c.as_dict() for c in self.candidates]}}  # fmt: skip
+
+
+def ranked(results: list[CandidateResult]) -> list[CandidateResult]:
+    """Best first: the candidates never cut by mean equity, then the cut ones by mean equity."""
+    return sorted(results, key=lambda r: (r.cut, -r.equity[0] if r.iterations else math.inf))
+
+
+def separated(best: np.ndarray, other: np.ndarray, z: float) -> bool:
+    """Whether ``best`` beats ``other`` at the confidence of ``z``, by their paired differences
+    (the same iterations: common random numbers make these far less noisy than the two means)."""
+    diff = best - other
+    n = diff.shape[0]
+    if n < 2:
+        return False
+    sd = float(diff.std(ddof=1))
+    return float(diff.mean()) - z * sd / math.sqrt(n) > 0
+
+
+def cut_candidates(results: list[CandidateResult], z: float) -> None:
+    """Cut off every running candidate that the running best beats at the confidence of ``z``."""
+    running = [r for r in results if not r.cut]
+    if len(running) < 2:
+        return
+    n = min(r.iterations for r in running)
+    best = max(running, key=lambda r: r.rows[:n, EQUITY_COL].mean())
+    for r in running:
+        if r is not best and separated(best.rows[:n, EQUITY_COL], r.rows[:n, EQUITY_COL], z):
+            r.cut = True
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def simulate_candidates(
+    sim: SimPosition,
+    lexicon: Lexicon,
+    equity: Equity,
+    win_model,
+    settings: SimSettings,
+    candidates: list[Candidate] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Simulate ``candidates`` (default: the best by static equity, ``settings.candidates`` of
+    them) from ``sim``.  ``progress(n)`` is called as every ``n`` iterations finish.  Ctrl-C
+    ends the run with the rounds finished so far (``interrupted``)."""
+    import time
+
+    settings.check()
+    if candidates is None:
+        candidates = static_candidates(sim, lexicon, equity, settings.candidates)
+    started = time.perf_counter()
+    results = [CandidateResult(c, np.empty((0, PLY_COLS + 2 * settings.plies))) for c in candidates]
+    result = SimResult(settings, results, 0, bag=sim.bag_size)
+    if not candidates:
+        result.notes.append("no move to simulate")
+        return result
+    simulator = Simulator(sim, lexicon, equity, win_model, settings.plies)
+    boards = [sim.board.with_tiles(c.tiles) if c.kind == PLACE else sim.board for c in candidates]
+    _WORKER.update(simulator=simulator, candidates=candidates, boards=boards, seed=settings.seed)
+    z = STOP_LEVELS[settings.stop] if settings.stop else None
+    pool = None
+    try:
+        if settings.workers > 1:
+            pool = multiprocessing.get_context("fork").Pool(settings.workers, initializer=_ignore_sigint)
+        while result.iterations < settings.iterations:
+            active = [i for i, r in enumerate(results) if not r.cut]
+            if z is not None and len(active) < 2 and len(candidates) > 1:
+                result.stopped = True
+                break
+            done = result.iterations
+            batch = list(range(done, min(done + ROUND, settings.iterations)))
+            try:
+                rows = _run_round(pool, settings.workers, batch, active)
+            except KeyboardInterrupt:  # the round is dropped: every candidate keeps the same iterations
+                result.interrupted = True
+                break
+            for j, i in enumerate(active):
+                results[i].rows = np.concatenate([results[i].rows, rows[:, j]], axis=0)
+            result.iterations = done + len(batch)
+            if progress:
+                progress(len(batch))
+            if z is not None and result.iterations >= MIN_ITERATIONS_TO_STOP:
+                cut_candidates(results, z)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        _WORKER.clear()
+    result.candidates = ranked(results)
+    result.seconds = time.perf_counter() - started
+    return result
