@@ -215,10 +215,11 @@ class Simulator:
         self.equity = equity
         self.win_model = win_model
         self.plies = plies
-        self.tile_value = {ch: sim.variant.value_of(ch) if ch != BLANK else 0 for ch in set(sim.unseen) | set(sim.rack)}
+        self.tile_value = {letter: sim.variant.value_of(letter) for letter in sim.variant.tiles} | {BLANK: 0}
 
     def rack_value(self, rack: str) -> int:
-        return sum(self.tile_value.get(ch, 0) if ch != BLANK else 0 for ch in rack)
+        """What the tiles of ``rack`` count at the end of the game (a blank 0)."""
+        return sum(self.tile_value[ch] for ch in rack)
 
     def play(self, candidate: Candidate, board_after: Board, future: Future) -> Outcome:
         """``candidate`` (laid on ``board_after``) followed by ``plies`` best replies in ``future``."""
@@ -519,8 +520,12 @@ def simulate_candidates(
             for j, i in enumerate(active):
                 results[i].rows = np.concatenate([results[i].rows, rows[:, j]], axis=0)
             result.iterations = done + len(batch)
-            if progress:
-                progress(len(batch))
+            try:
+                if progress:
+                    progress(len(batch))
+            except KeyboardInterrupt:  # this round is merged already: it counts
+                result.interrupted = True
+                break
             if z is not None and result.iterations >= MIN_ITERATIONS_TO_STOP:
                 cut_candidates(results, z)
     finally:
