@@ -50,6 +50,9 @@ CODE_MASK = 63
 ALL_LETTERS = np.uint32(0xFFFFFFFF)
 #: The rack-count slot of blanks (letter codes start at 1).
 BLANK_SLOT = 0
+#: Best-only arrays of a sink that writes every move (see MoveSink).
+NO_PLACES = np.zeros(64, dtype=np.int64)
+NO_VALUES = np.zeros(0, dtype=np.float64)
 #: How a rack tile may stand for a GADDAG letter, tried in this order at each arc.
 AS_TILE, AS_BLANK = 1, 2
 
@@ -97,10 +100,18 @@ class CrossChecks(NamedTuple):
 
 
 class MoveSink(NamedTuple):
-    """Where the kernels write move records; ``count`` may pass the capacity (then retry bigger)."""
+    """Where the kernels write move records; ``count`` may pass the capacity (then retry bigger).
+
+    With leave values (``values`` not empty) only the best move by equity is kept, in row 0:
+    equity = score + ``values[index]``, the index of the move's leave among the rack's
+    sub-multisets (the whole rack's number minus ``place`` of every tile laid; see
+    :func:`literaki_cli.equity.leaves.rack_places`), and ``best`` holds its equity."""
 
     records: np.ndarray  # int32 [capacity, RECORD_WIDTH]
     count: np.ndarray  # int64 [1]
+    place: np.ndarray  # int64 [64]: a tile slot's place value in the leave numbering (best-only mode)
+    values: np.ndarray  # float64: the value of each leave by number; empty: every move is written
+    best: np.ndarray  # float64 [1]: the best equity so far (best-only mode)
 
 
 class Frames(NamedTuple):
@@ -224,6 +235,18 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
         score += rules.bingo_bonus
     out = sink.records
     n = sink.count[0]
+    if sink.values.shape[0] > 0:  # best only: keep this move if its equity beats the best so far
+        index = sink.values.shape[0] - 1
+        for k in range(left, right + 1):
+            cell = cells[k]
+            if cell & BOARD_FLAG == 0:
+                index -= sink.place[BLANK_SLOT] if cell & BLANK_FLAG else sink.place[cell & CODE_MASK]
+        equity = score + sink.values[index]
+        if n > 0 and equity <= sink.best[0]:
+            return
+        sink.best[0] = equity
+        n = 0
+        out[0, CELLS:] = 0  # the cells of a longer move kept before
     if n < out.shape[0]:
         out[n, SCORE] = score
         if view.transposed:
@@ -425,6 +448,162 @@ def _generate_view(graph, rules, view, rack, sink):
             last_anchor = c
 
 
+@njit(cache=True)
+def _square_best(rules, view, cross, rack, r, c):
+    """The most a new tile from ``rack`` can score on view square (r, c) in the main word (-1: no
+    rack tile may stand there), and the most its cross word can score."""
+    sq = view.sqmap[r, c]
+    allowed = cross.mask[r, c]
+    best = np.int64(-1)
+    if rack[BLANK_SLOT] > 0 and allowed != 0:
+        best = 0
+    for letter in range(1, 33):
+        if rack[letter] > 0 and (allowed >> np.uint32(letter - 1)) & np.uint32(1):
+            v = rules.new_value[sq, letter]
+            if v > best:
+                best = v
+    cross_best = np.int64(0)
+    if best >= 0 and cross.base[r, c] >= 0:
+        cross_best = (cross.base[r, c] + best) * cross.mult[r, c]
+    return best, cross_best
+
+
+@njit(cache=True)
+def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound, r, anchor,
+                  last_anchor):  # fmt: skip
+    """An upper bound of the equity of every move :func:`_search_anchor` finds from this anchor
+    ("shadow" bounds, as wolges and MAGPIE prune top-move searches): over every span the move's
+    main word could cover, the board tiles' values plus the best value each new square can take,
+    times the span's multipliers, plus each new square's best cross word, the bingo bonus, and
+    the best leave the rack keeps after laying that many tiles.  -inf: no move from here."""
+    letters = view.letters
+    blanks = view.blanks
+    cols = letters.shape[1]
+    sqmap = view.sqmap
+    lowest = anchor  # the leftmost square the search may reach (see _search_anchor)
+    while lowest > 0 and (letters[r, lowest - 1] != 0 or lowest - 1 > last_anchor):
+        lowest -= 1
+    bound = -np.inf
+    for left in range(anchor, lowest - 1, -1):
+        if left > 0 and letters[r, left - 1] != 0:
+            continue  # the word would not start here
+        board_sum = np.int64(0)
+        new_sum = np.int64(0)
+        mult = np.int64(1)
+        cross_sum = np.int64(0)
+        new = 0
+        ok = True
+        for k in range(left, anchor):  # the part left of the anchor is fixed by ``left``
+            if letters[r, k] != 0:
+                if not blanks[r, k]:
+                    board_sum += rules.tile_value[letters[r, k]]
+            else:
+                if square_best[r, k] < 0:
+                    ok = False
+                    break
+                new += 1
+                new_sum += square_best[r, k]
+                mult *= rules.word_mult[sqmap[r, k]]
+                cross_sum += cross_best[r, k]
+        if not ok or new > tiles_on_rack:
+            continue
+        for right in range(anchor, cols):
+            if letters[r, right] != 0:
+                if not blanks[r, right]:
+                    board_sum += rules.tile_value[letters[r, right]]
+            else:
+                if square_best[r, right] < 0 or new == tiles_on_rack:
+                    break
+                new += 1
+                new_sum += square_best[r, right]
+                mult *= rules.word_mult[sqmap[r, right]]
+                cross_sum += cross_best[r, right]
+            if right < cols - 1 and letters[r, right + 1] != 0:
+                continue  # the word would not end here
+            length = right - left + 1
+            if length > rules.max_word:
+                break
+            if length < rules.min_word or new == 0:
+                continue
+            m = mult
+            if letters[r, left] == 0:
+                m *= rules.end_mult[view.main_dir, START, sqmap[r, left]]
+            if letters[r, right] == 0:
+                m *= rules.end_mult[view.main_dir, END, sqmap[r, right]]
+            score = (board_sum + new_sum) * m + cross_sum
+            if new == rules.bingo_tiles:
+                score += rules.bingo_bonus
+            value = score + leave_bound[new]
+            if value > bound:
+                bound = value
+    return bound
+
+
+@njit(cache=True)
+def _best_move(graph, rules, across, down, rack, sink, leave_bound):
+    """The best move by equity over both views (into ``sink`` in best-only mode): anchors
+    searched in order of their bound, stopping when no remaining anchor can beat the best."""
+    tiles_on_rack = 0
+    for slot in range(rack.shape[0]):
+        tiles_on_rack += rack[slot]
+    n_anchors = 0
+    rows, cols = across.letters.shape
+    size = 2 * rows * cols
+    a_view = np.zeros(size, dtype=np.int64)
+    a_row = np.zeros(size, dtype=np.int64)
+    a_col = np.zeros(size, dtype=np.int64)
+    a_last = np.zeros(size, dtype=np.int64)
+    a_bound = np.zeros(size, dtype=np.float64)
+    crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
+    views = (across, down)
+    for v in range(2):
+        view = views[v]
+        cross = crosses[v]
+        letters = view.letters
+        vr, vc = letters.shape
+        square_best = np.full((vr, vc), -1, dtype=np.int64)
+        cross_best = np.zeros((vr, vc), dtype=np.int64)
+        for r in range(vr):
+            for c in range(vc):
+                if letters[r, c] == 0:
+                    square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, r, c)
+        empty_board = view.start_row >= 0
+        for r in range(vr):
+            last_anchor = -1
+            for c in range(vc):
+                if letters[r, c] != 0:
+                    continue
+                if empty_board:
+                    is_anchor = r == view.start_row and c == view.start_col
+                else:
+                    is_anchor = (
+                        (c > 0 and letters[r, c - 1] != 0)
+                        or (c < vc - 1 and letters[r, c + 1] != 0)
+                        or (r > 0 and letters[r - 1, c] != 0)
+                        or (r < vr - 1 and letters[r + 1, c] != 0)
+                    )
+                if not is_anchor:
+                    continue
+                bound = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound,
+                                      r, c, last_anchor)  # fmt: skip
+                if bound > -np.inf:
+                    a_view[n_anchors] = v
+                    a_row[n_anchors] = r
+                    a_col[n_anchors] = c
+                    a_last[n_anchors] = last_anchor
+                    a_bound[n_anchors] = bound
+                    n_anchors += 1
+                last_anchor = c
+    order = np.argsort(-a_bound[:n_anchors], kind="mergesort")
+    cells = np.zeros(max(rows, cols), dtype=np.int64)
+    frames = _frames(8 * max(rows, cols) + 16)
+    for i in order:
+        if sink.count[0] > 0 and a_bound[i] <= sink.best[0]:
+            break  # every anchor left is bounded by this one's bound: none can do better
+        v = a_view[i]
+        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, a_row[i], a_col[i], a_last[i])
+
+
 # --------------------------------------------------------------------------- Python side
 
 
@@ -540,7 +719,7 @@ class MoveGenerator:
         while True:
             if self._buffer.shape[0] < self._capacity:
                 self._buffer = np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32)
-            sink = MoveSink(self._buffer, np.zeros(1, dtype=np.int64))
+            sink = MoveSink(self._buffer, np.zeros(1, dtype=np.int64), NO_PLACES, NO_VALUES, np.zeros(1))
             for view in views:
                 _generate_view(self.graph, self.rules, view, counts, sink)
             n = int(sink.count[0])
@@ -550,6 +729,34 @@ class MoveGenerator:
             if n <= self._capacity:
                 return MoveArrays(records)
             self._capacity = max(n, 2 * self._capacity)
+
+
+    def best(self, board: Board, rack: str, place: np.ndarray, values: np.ndarray) -> np.ndarray | None:
+        """The record of the best move by equity (score + ``values`` of its leave, numbered by
+        ``place``: :class:`literaki_cli.equity.leaves.RackLeaves`), or None when there is no
+        move.  Far quicker than :meth:`generate` for one move: whole stretches of the board are
+        skipped once their bound falls below the best found.  Among equal equities the move
+        found first (in the order of the anchors' bounds) is kept."""
+        counts = rack_counts(rack)
+        across, down = board_views(board, self.variant, self.maps)
+        sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place,
+                        np.ascontiguousarray(values, dtype=np.float64), np.full(1, -np.inf))  # fmt: skip
+        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(counts, place, values))
+        return sink.records[0].copy() if sink.count[0] else None
+
+
+def leave_bounds(rack: np.ndarray, place: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """For each number of tiles laid, the best value of the leaves left (-inf: impossible)."""
+    total = int(rack.sum())
+    sizes = np.zeros(values.shape[0], dtype=np.int64)
+    for slot in np.flatnonzero(rack):
+        sizes += np.arange(values.shape[0]) // place[slot] % (rack[slot] + 1)
+    out = np.full(MAX_WORD + 1, -np.inf)
+    for laid in range(1, total + 1):
+        kept = values[sizes == total - laid]
+        if kept.shape[0]:
+            out[laid] = kept.max()
+    return out
 
 
 def warm_up(generator: MoveGenerator) -> float:

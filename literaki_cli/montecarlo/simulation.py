@@ -176,20 +176,17 @@ class BestPlayer:
     def turn(self, board: Board, rack: str, bag: int) -> tuple[str, int, list[Tile], str, bool]:
         """(kind, score, tiles laid, tiles exchanged, bingo) of the best move; kind "pass" when
         there is none."""
-        moves = self.generator.generate(board, rack) if rack else None
-        leaves = self.equity.for_rack(rack, bag) if rack else None
-        best, best_equity = -1, -math.inf
-        if moves is not None and len(moves):
-            equity = moves.records[:, SCORE] + leaves.of_moves(moves.records)
-            best = int(np.argmax(equity))
-            best_equity = float(equity[best])
-        if rack and bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0:
+        if not rack:
+            return "pass", 0, [], "", False
+        leaves = self.equity.for_rack(rack, bag)
+        record = self.generator.best(board, rack, leaves.place, leaves.values)
+        best_equity = -math.inf if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
+        if bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0:
             options = self.equity.exchanges(rack, bag, 1, leaves)
             if options and options[0].equity > best_equity:
                 return EXCHANGE, 0, [], options[0].tiles, False
-        if best < 0:
+        if record is None:
             return "pass", 0, [], "", False
-        record = moves.records[best]
         tiles, _ = record_tiles(record)
         return PLACE, int(record[SCORE]), tiles, "", int(record[TILES]) == self.variant.bingo_tiles
 
