@@ -11,7 +11,7 @@ from importlib import import_module
 from literaki_cli.commands.common import app, main, run
 
 #: The command modules, in the order ``literaki --help`` lists their commands.
-COMMAND_MODULES = ("lexicon", "check_word", "score", "solve", "leaves", "anagram", "play", "simulate")
+COMMAND_MODULES = ("lexicon", "check_word", "score", "solve", "leaves", "anagram", "play", "simulate", "analyze")
 
 for _module in COMMAND_MODULES:
     import_module(f"{__name__}.{_module}")

@@ -1,0 +1,151 @@
+"""``analyze``: a played game (GCG) reviewed turn by turn: the move played, the best move by
+static equity, the equity lost; a summary per player.  The work is
+:mod:`literaki_cli.analysis.review`; this only parses the options and prints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from literaki_cli.commands.common import JsonOption, LeavesOption, LexiconOption, app, output_console
+
+ANALYZE_EPILOG = """\b
+Examples:
+  literaki analyze game.gcg                    a table per turn and a summary per player
+  literaki analyze game.gcg --json             the same for scripts
+  literaki analyze game.gcg --out review/      turns.parquet, turns.csv and analysis.png
+  literaki analyze literki.gcg --variant literki
+  literaki analyze game.gcg --leaves my.leaves --top 3
+
+Reads our saves (play), simulate --gcg games and other programs' GCG files.  Each turn whose
+rack the file records is valued by equity = score + the value of the tiles kept (for the bag at
+that moment); the best move is the best placement, or the best exchange when it is worth more
+and the rules allow one.  A turn without a rack is reported as not analysable, never guessed.
+See docs/analyze.md.
+"""
+
+GameArgument = Annotated[Path, typer.Argument(help="The game record (GCG).", show_default=False)]
+
+
+@app.command("analyze", epilog=ANALYZE_EPILOG)
+def analyze_command(
+    game: GameArgument,
+    json_out: JsonOption = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write turns.parquet, turns.csv and analysis.png to this folder.")
+    ] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", help="Game variant (default: the file's #variant, else literaki).")
+    ] = None,
+    top: Annotated[int, typer.Option("--top", "-n", min=0, help="How many of each player's biggest mistakes.")] = 5,
+    leaves: LeavesOption = None,
+    lexicon: LexiconOption = None,
+) -> None:
+    """Review a played game: each turn's move against the best by equity, the equity lost."""
+    from literaki_cli.analysis.review import analyze_game, write_outputs
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.equity.equity import Equity
+    from literaki_cli.equity.leaves import open_leaves
+    from literaki_cli.io.gcg import read_gcg
+
+    record = read_gcg(game, variant)
+    equity = Equity(open_leaves(leaves), record.variant)
+    review = analyze_game(record, Lexicon.open(lexicon), equity, mistakes=top)
+    written = write_outputs(review, out) if out is not None else []
+    if json_out:
+        typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
+        return
+    _print_review(review)
+    for path in written:
+        output_console().print(f"wrote {path}")
+
+
+def _number(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.1f}" if signed else f"{value:.1f}"
+
+
+def _print_review(review) -> None:
+    from rich.table import Table
+
+    console = output_console()
+    game = review.game
+    title = f"{game.source}: {' vs '.join(p.nick for p in game.players)} ({game.variant.name})"
+    table = Table(title=title)
+    for name, justify in (("#", "right"), ("player", "left"), ("rack", "left"), ("bag", "right"),
+                          ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
+                          ("best score", "right"), ("best equity", "right"), ("lost", "right"),
+                          ("", "left")):  # fmt: skip
+        table.add_column(name, justify=justify)
+    for turn in review.turns:
+        played, best = turn.played, turn.best
+        marks = []
+        if turn.withdrawn:
+            marks.append("withdrawn")
+        if turn.bingo_missed:
+            marks.append("bingo missed")
+        if not turn.analysable:
+            marks.append("not analysable")
+        elif turn.notes:
+            marks.append("see notes")
+        lost = _number(turn.equity_loss)
+        if turn.equity_loss:
+            lost = f"[bold]{lost}[/bold]"
+        table.add_row(
+            str(turn.turn), turn.nick, turn.rack.upper() if turn.rack is not None else "-",
+            str(turn.bag) if turn.bag is not None else "-", _move_text(played), str(played.score),
+            _number(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
+            _number(best.equity if best else None), lost, ", ".join(marks),
+        )  # fmt: skip
+    console.print(table)
+    _print_notes(console, review.turns)
+    summary = Table(title="per player")
+    for name, justify in (("player", "left"), ("score", "right"), ("turns", "right"), ("analysed", "right"),
+                          ("equity lost", "right"), ("per turn", "right"), ("bingos", "right"),
+                          ("bingos missed", "right")):  # fmt: skip
+        summary.add_column(name, justify=justify)
+    for player in review.players:
+        summary.add_row(player.nick, str(player.score), str(player.turns), str(player.analysed),
+                        _number(player.equity_lost), _number(player.mean_equity_lost), str(player.bingos),
+                        str(player.bingos_missed))  # fmt: skip
+    console.print(summary)
+    for player in review.players:
+        if not player.mistakes:
+            continue
+        console.print(f"{player.nick}'s biggest mistakes:")
+        for turn in player.mistakes:
+            console.print(f"  turn {turn.turn}: {_move_text(turn.played)} (equity {_number(turn.played.equity)}) "
+                          f"instead of {_move_text(turn.best)} ({_number(turn.best.equity)}): "
+                          f"{_number(-turn.equity_loss, signed=True)}", markup=False)  # fmt: skip
+
+
+def _print_notes(console, turns) -> None:
+    """Each turn's notes; a note many turns share (no rack recorded) once, with their numbers."""
+    shared: dict[str, list[int]] = {}
+    for turn in turns:
+        for note in turn.notes:
+            shared.setdefault(note, []).append(turn.turn)
+    lines = []
+    for turn in turns:
+        own = [note for note in turn.notes if len(shared[note]) == 1]
+        if own:
+            lines.append(f"  turn {turn.turn} (line {turn.line}): {'; '.join(own)}")
+    for note, numbers in shared.items():
+        if len(numbers) > 1:
+            lines.append(f"  turns {', '.join(map(str, numbers))}: {note}")
+    if lines:
+        console.print("notes:")
+        for line in lines:
+            console.print(line, markup=False)
+
+
+def _move_text(move) -> str:
+    if move.kind == "exchange":
+        return f"exchange {move.word[1:]}"
+    if move.kind == "pass":
+        return "pass"
+    return f"{move.coord} {move.display or move.word}"
