@@ -163,6 +163,19 @@ def test_a_worse_exchange_loses_best_minus_the_kept_tiles(played, flowing_lexico
     assert record["played"]["coord"] is None and record["played"]["word"] == f"-{returned.upper()}"
 
 
+def test_a_pass_keeps_the_whole_rack(played, flowing_lexicon, equity):
+    _, text = played
+    k = first_rich_turn(played, flowing_lexicon, equity)
+    game, rack, bag, may = position_at(flowing_lexicon, k)
+    best, _ = best_equity(game.board, rack, bag, may, flowing_lexicon, equity)
+    kept = equity.leave_value(rack, bag)
+    review = review_of(with_turn_replaced(text, k, "-", 0), flowing_lexicon, equity)
+    turn = review.turns[k]
+    assert turn.played.kind == "pass" and turn.played.word == "-" and turn.played.leave == rack
+    assert turn.played.equity == pytest.approx(kept) and best > kept
+    assert turn.equity_loss == pytest.approx(best - kept, abs=1e-3)
+
+
 def test_a_file_without_racks_is_reported_not_guessed(played, flowing_lexicon, equity, tmp_path, capsys):
     _, text = played
     bare = re.sub(r"^>(\S+): [A-ZĄĆĘŁŃÓŚŹŻ?]+ (?=[0-9A-Za-z-])", r">\1: ", text, flags=re.M)

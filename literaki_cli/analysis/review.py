@@ -490,12 +490,24 @@ def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equ
     allowed = bag >= variant.exchange_min_bag and table.exchanges[event.player] < variant.exchange_max_per_player
     review.best, review.bingo_available = best_moves.best(table.board, rack, leaves, bag, allowed)
     review.equity_loss = _loss(review.best, played)
-    if event.kind == PLACE and move.problems and played.equity > review.best.equity + EQUITY_NOISE:
-        review.notes.append("the move played is not among the legal moves the best was chosen from")
+    if played.equity > review.best.equity + EQUITY_NOISE:
+        review.notes.append(_better_than_best(event.kind, move))
     n = len(game.players)
     scores = tuple(table.totals[(event.player + k) % n] for k in range(n))
     position = TurnPosition(variant, table.board, rack, bag, event.player, scores, allowed, table.zero_turns)
     return review, move, position
+
+
+def _better_than_best(kind: str, move: MoveScore | None) -> str:
+    """Why the move played is worth more than the best (its equity lost is then 0)."""
+    if kind == PASS:
+        return ("keeping the whole rack is worth more than any placement or exchange; the best is chosen among "
+                "those (a pass only when there is neither)")  # fmt: skip
+    if kind == EXCHANGE:
+        return "the rules allowed no exchange here, so the best was chosen among the placements"
+    if move is not None and move.problems:
+        return "the move played is not among the legal moves the best was chosen from"
+    return "the move played is worth more than the best found"  # pragma: no cover - the best is the maximum
 
 
 def _written(event: GcgTurn) -> MoveSummary:

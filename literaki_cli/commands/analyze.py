@@ -53,7 +53,8 @@ def analyze_command(
 
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
-    review = analyze_game(record, Lexicon.open(lexicon), equity, mistakes=top)
+    # A simulation per turn (--sim N) plugs in here: analyze_game(..., simulate=FUNCTION) fills best_sim.
+    review = analyze_game(record, Lexicon.open(lexicon), equity, mistakes=top, simulate=None)
     written = write_outputs(review, out) if out is not None else []
     if json_out:
         typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
@@ -76,10 +77,11 @@ def _print_review(review) -> None:
     game = review.game
     title = f"{game.source}: {' vs '.join(p.nick for p in game.players)} ({game.variant.name})"
     table = Table(title=title)
+    simulated = any(turn.best_sim is not None for turn in review.turns)
     for name, justify in (("#", "right"), ("player", "left"), ("rack", "left"), ("bag", "right"),
                           ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
                           ("best score", "right"), ("best equity", "right"), ("lost", "right"),
-                          ("", "left")):  # fmt: skip
+                          *((("best by simulation", "left"),) if simulated else ()), ("", "left")):  # fmt: skip
         table.add_column(name, justify=justify)
     for turn in review.turns:
         played, best = turn.played, turn.best
@@ -99,7 +101,8 @@ def _print_review(review) -> None:
             str(turn.turn), turn.nick, turn.rack.upper() if turn.rack is not None else "-",
             str(turn.bag) if turn.bag is not None else "-", _move_text(played), str(played.score),
             _number(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
-            _number(best.equity if best else None), lost, ", ".join(marks),
+            _number(best.equity if best else None), lost,
+            *((_move_text(turn.best_sim) if turn.best_sim else "-",) if simulated else ()), ", ".join(marks),
         )  # fmt: skip
     console.print(table)
     _print_notes(console, review.turns)
