@@ -745,17 +745,21 @@ class MoveGenerator:
         return sink.records[0].copy() if sink.count[0] else None
 
 
+@njit(cache=True)
 def leave_bounds(rack: np.ndarray, place: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each number of tiles laid, the best value of the leaves left (-inf: impossible)."""
-    total = int(rack.sum())
-    sizes = np.zeros(values.shape[0], dtype=np.int64)
-    for slot in np.flatnonzero(rack):
-        sizes += np.arange(values.shape[0]) // place[slot] % (rack[slot] + 1)
+    total = 0
+    for slot in range(rack.shape[0]):
+        total += rack[slot]
     out = np.full(MAX_WORD + 1, -np.inf)
-    for laid in range(1, total + 1):
-        kept = values[sizes == total - laid]
-        if kept.shape[0]:
-            out[laid] = kept.max()
+    for index in range(values.shape[0]):
+        kept = 0
+        for slot in range(rack.shape[0]):
+            if rack[slot] > 0:
+                kept += index // place[slot] % (rack[slot] + 1)
+        laid = total - kept
+        if values[index] > out[laid]:
+            out[laid] = values[index]
     return out
 
 

@@ -181,10 +181,11 @@ class BestPlayer:
         leaves = self.equity.for_rack(rack, bag)
         record = self.generator.best(board, rack, leaves.place, leaves.values)
         best_equity = -math.inf if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
-        if bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0:
-            options = self.equity.exchanges(rack, bag, 1, leaves)
-            if options and options[0].equity > best_equity:
-                return EXCHANGE, 0, [], options[0].tiles, False
+        exchange_allowed = bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0
+        # The best exchange keeps the best smaller leave: only built when it beats the best move.
+        if exchange_allowed and leaves.values.shape[0] > 1 and leaves.values[:-1].max() > best_equity:
+            exchange = self.equity.exchanges(rack, bag, 1, leaves)[0]
+            return EXCHANGE, 0, [], exchange.tiles, False
         if record is None:
             return "pass", 0, [], "", False
         tiles, _ = record_tiles(record)
