@@ -203,3 +203,24 @@ def test_ctrl_c_in_a_terminal_prints_the_results_so_far(flowing_lexicon, tmp_pat
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_literki_forced_exchange_squares_swap_the_next_rack(flowing_lexicon):
+    from literaki_cli.engine.move import Tile
+    from literaki_cli.engine.variant import load_variant
+
+    literki = load_variant("literki")
+    square = sorted(literki.effect_squares("forced-exchange"))[0]
+    sim = start(literki, "aeiknst")
+    simulator = Simulator(sim, flowing_lexicon, Equity(open_leaves(), literki), open_win_model(), plies=2)
+    racks, bag = ["ab", "cdefghi"], list("jklmnoprstu")
+    simulator.forced_exchange([Tile(*square, "a", False)], racks, bag, 1)
+    assert racks == ["ab", "jklmnop"] and bag == list("rstu") + list("cdefghi")
+    racks, bag = ["ab", "cdefghi"], list("jklmnoprstu")
+    simulator.forced_exchange([Tile(7, 7, "a", False)], racks, bag, 1)  # not a WYM square: nothing happens
+    assert racks == ["ab", "cdefghi"]
+    bag = list("jklmn")  # fewer tiles than the rule needs
+    simulator.forced_exchange([Tile(*square, "a", False)], racks, bag, 1)
+    assert racks == ["ab", "cdefghi"]
+    result = run(flowing_lexicon, sim, iterations=8, candidates=3, seed=4, workers=1)
+    assert result.iterations == 8 and result.candidates[0].iterations == 8

@@ -214,10 +214,23 @@ class Simulator:
         self.win_model = win_model
         self.plies = plies
         self.tile_value = {letter: sim.variant.value_of(letter) for letter in sim.variant.tiles} | {BLANK: 0}
+        self.forced_exchange_squares = sim.variant.effect_squares("forced-exchange")
 
     def rack_value(self, rack: str) -> int:
         """What the tiles of ``rack`` count at the end of the game (a blank 0)."""
         return sum(self.tile_value[ch] for ch in rack)
+
+    def forced_exchange(self, tiles, racks: list[str], bag: list[str], victim: int) -> None:
+        """A new tile on a forced-exchange square (Literki's WYM) swaps the next player's rack for
+        tiles from the front of the bag, the old rack going to its back, as the game does while
+        the bag holds enough tiles."""
+        if not self.forced_exchange_squares or len(bag) < self.variant.forced_exchange_min_bag:
+            return
+        if any((t.row, t.col) in self.forced_exchange_squares for t in tiles):
+            old = racks[victim]
+            racks[victim] = "".join(bag[: len(old)])
+            del bag[: len(old)]
+            bag.extend(old)
 
     def play(self, candidate: Candidate, board_after: Board, future: Future) -> Outcome:
         """``candidate`` (laid on ``board_after``) followed by ``plies`` best replies in ``future``."""
@@ -233,6 +246,7 @@ class Simulator:
             kept = _take(racks[0], _laid(candidate.tiles))
             racks[0] = kept + "".join(bag[: len(candidate.tiles)])
             del bag[: len(candidate.tiles)]
+            self.forced_exchange(candidate.tiles, racks, bag, 1)
         board = board_after
         scores, bingos = [], []
         last = 0  # who moved last: 0 the mover, 1 the opponent
@@ -252,6 +266,7 @@ class Simulator:
                 leave = _take(racks[mover], _laid(tiles))
                 racks[mover] = leave + "".join(bag[: len(tiles)])
                 del bag[: len(tiles)]
+                self.forced_exchange(tiles, racks, bag, 1 - mover)
                 passes = 0
             elif kind == EXCHANGE:
                 n = len(exchanged)
