@@ -36,6 +36,7 @@ from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
 if TYPE_CHECKING:
+    from literaki_cli.analysis.solve import FoundMove
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.position import Position
     from literaki_cli.engine.scoring import MoveScore
@@ -65,6 +66,17 @@ class MoveSummary:
     bingo: bool = False
     display: str | None = None  # board tiles in parentheses: ŻÓ(Ł)W
     tiles: frozenset = frozenset()  # a placement's new tiles (which moves are the same move)
+
+    @classmethod
+    def of_move(cls, move: FoundMove) -> MoveSummary:
+        """A placement as ``solve`` returns it (its equity = score + leave value)."""
+        return cls(PLACE, move.coord, move.word, move.score, move.score + move.leave_value, move.leave,
+                   move.leave_value, move.bingo, move.display, frozenset(move.tiles))  # fmt: skip
+
+    @classmethod
+    def of_exchange(cls, tiles: str, keep: str, equity: float) -> MoveSummary:
+        """An exchange of ``tiles`` keeping ``keep`` (its equity: the kept tiles' value)."""
+        return cls(EXCHANGE, None, f"-{tiles.upper()}", 0, equity, keep, equity)
 
     @property
     def text(self) -> str:
@@ -306,15 +318,12 @@ class BestMoves:
             equity = records[:, SCORE] + values
             top = np.flatnonzero(equity == equity.max())
             index = int(top[MoveArrays(records[top]).ranked()[0]]) if len(top) > 1 else int(top[0])
-            move = found_move(records[index], 1, board, self.variant, rack, values[index])
-            best = MoveSummary(PLACE, move.coord, move.word, move.score, float(equity[index]), move.leave,
-                               float(values[index]), move.bingo, move.display, frozenset(move.tiles))  # fmt: skip
+            best = MoveSummary.of_move(found_move(records[index], 1, board, self.variant, rack, values[index]))
+            best.equity, best.leave_value = float(equity[index]), float(values[index])  # unrounded
         if exchange_allowed:
             options = self.equity.exchanges(rack, bag, 1, leaves)
             if options and (best is None or options[0].equity > best.equity):
-                option = options[0]
-                best = MoveSummary(EXCHANGE, None, f"-{option.tiles.upper()}", 0, option.equity, option.keep,
-                                   option.equity)  # fmt: skip
+                best = MoveSummary.of_exchange(options[0].tiles, options[0].keep, options[0].equity)
         if best is None:
             kept = float(leaves.values[-1])
             best = MoveSummary(PASS, None, "-", 0, kept, rack, kept)
