@@ -117,8 +117,10 @@ class TurnReview:
     bag: int | None  # tiles in the bag when the move was made
     played: MoveSummary
     best: MoveSummary | None = None
-    best_sim: MoveSummary | None = None  # filled by a simulation (analyze --sim)
+    best_sim: MoveSummary | None = None  # filled by a simulation (analyze --sim): its equity the simulated mean
     equity_loss: float | None = None
+    played_sim_equity: float | None = None  # the move played, simulated beside the candidates (analyze --sim)
+    sim_equity_loss: float | None = None  # best_sim's simulated equity minus the played move's
     bingo_available: bool | None = None
     score_claimed: int = 0
     total: int = 0  # the mover's score after the turn, as the file says
@@ -153,6 +155,8 @@ class TurnReview:
             "best": self.best.as_dict() if self.best else None,
             "best_sim": self.best_sim.as_dict() if self.best_sim else None,
             "equity_loss": _rounded(self.equity_loss),
+            "played_sim_equity": _rounded(self.played_sim_equity),
+            "sim_equity_loss": _rounded(self.sim_equity_loss),
             "kind": self.played.kind,
             "line": self.line,
             "bag": self.bag,
@@ -586,7 +590,8 @@ def _schema(players: int) -> dict:
     schema: dict = {"turn": pl.Int64, "player": pl.Utf8, "seat": pl.Int64, "rack": pl.Utf8}
     for prefix in ("played", "best", "best_sim"):
         schema |= {f"{prefix}_{name}": move[name] for name in MOVE_FIELDS}
-    schema |= {"equity_loss": pl.Float64, "kind": pl.Utf8, "line": pl.Int64, "bag": pl.Int64,
+    schema |= {"equity_loss": pl.Float64, "played_sim_equity": pl.Float64, "sim_equity_loss": pl.Float64,
+               "kind": pl.Utf8, "line": pl.Int64, "bag": pl.Int64,
                "bingo_available": pl.Boolean, "bingo_missed": pl.Boolean, "score_claimed": pl.Int64,
                "total": pl.Int64}  # fmt: skip
     schema |= {f"score_{i + 1}": pl.Int64 for i in range(players)}

@@ -5,6 +5,7 @@ static equity, the equity lost; a summary per player.  The work is
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -19,12 +20,14 @@ Examples:
   literaki analyze game.gcg --out review/      turns.parquet, turns.csv and analysis.png
   literaki analyze literki.gcg --variant literki
   literaki analyze game.gcg --leaves my.leaves --top 3
+  literaki analyze game.gcg --sim 200          each turn simulated too (200 iterations)
 
 Reads our saves (play), simulate --gcg games and other programs' GCG files.  Each turn whose
 rack the file records is valued by equity = score + the value of the tiles kept (for the bag at
 that moment); the best move is the best placement, or the best exchange when it is worth more
 and the rules allow one.  A turn without a rack is reported as not analysable, never guessed.
-See docs/analyze.md.
+--sim N also simulates each turn (as solve --sim does) with the move played among the candidates:
+the best move by simulation and the equity the move played lost by simulation.  See docs/analyze.md.
 """
 
 GameArgument = Annotated[Path, typer.Argument(help="The game record (GCG).", show_default=False)]
@@ -41,6 +44,13 @@ def analyze_command(
         str | None, typer.Option("--variant", help="Game variant (default: the file's #variant, else literaki).")
     ] = None,
     top: Annotated[int, typer.Option("--top", "-n", min=0, help="How many of each player's biggest mistakes.")] = 5,
+    sim: Annotated[
+        int | None, typer.Option("--sim", min=1, help="Also simulate each turn: N iterations (see solve --sim).")
+    ] = None,
+    candidates: Annotated[int, typer.Option(min=1, help="--sim: the best static moves simulated per turn.")] = 10,
+    plies: Annotated[int, typer.Option(min=1, max=10, help="--sim: turns played after each candidate.")] = 2,
+    seed: Annotated[int, typer.Option(help="--sim: seed of the random futures.")] = 1,
+    workers: Annotated[int | None, typer.Option(min=1, help="--sim: worker processes (default: all cores).")] = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -53,8 +63,16 @@ def analyze_command(
 
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
-    # A simulation per turn (--sim N) plugs in here: analyze_game(..., simulate=FUNCTION) fills best_sim.
-    review = analyze_game(record, Lexicon.open(lexicon), equity, mistakes=top, simulate=None)
+    lex = Lexicon.open(lexicon)
+    if sim is not None:
+        from literaki_cli.montecarlo.simulation import SimSettings
+
+        settings = SimSettings(sim, candidates, plies, seed, workers or os.cpu_count() or 1)
+        settings.check()
+    if sim is None:
+        review = analyze_game(record, lex, equity, mistakes=top)
+    else:
+        review = _analyze_with_simulation(record, lex, equity, top, settings)
     written = write_outputs(review, out) if out is not None else []
     if json_out:
         typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
@@ -62,6 +80,20 @@ def analyze_command(
     _print_review(review)
     for path in written:
         output_console().print(f"wrote {path}")
+
+
+def _analyze_with_simulation(record, lexicon, equity, top: int, settings):
+    """``analyze --sim``: every analysable turn simulated too (a bar per turn on a terminal)."""
+    from tqdm import tqdm
+
+    from literaki_cli.analysis.review import analyze_game
+    from literaki_cli.montecarlo.turns import turn_simulator
+    from literaki_cli.montecarlo.winmodel import open_win_model
+
+    turns = sum(1 for event in record.turns if event.is_turn)
+    with tqdm(total=turns, unit="turn", desc="simulating", disable=None, leave=False) as bar:
+        hook = turn_simulator(lexicon, equity, open_win_model(), settings, progress=bar.update)
+        return analyze_game(record, lexicon, equity, mistakes=top, simulate=hook)
 
 
 def _number(value: float | None, signed: bool = False) -> str:
@@ -81,7 +113,8 @@ def _print_review(review) -> None:
     for name, justify in (("#", "right"), ("player", "left"), ("rack", "left"), ("bag", "right"),
                           ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
                           ("best score", "right"), ("best equity", "right"), ("lost", "right"),
-                          *((("best by simulation", "left"),) if simulated else ()), ("", "left")):  # fmt: skip
+                          *((("best by simulation", "left"), ("sim equity", "right"), ("lost by sim", "right"))
+                            if simulated else ()), ("", "left")):  # fmt: skip
         table.add_column(name, justify=justify)
     for turn in review.turns:
         played, best = turn.played, turn.best
@@ -102,7 +135,8 @@ def _print_review(review) -> None:
             str(turn.bag) if turn.bag is not None else "-", _move_text(played), str(played.score),
             _number(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
             _number(best.equity if best else None), lost,
-            *((_move_text(turn.best_sim) if turn.best_sim else "-",) if simulated else ()), ", ".join(marks),
+            *((_move_text(turn.best_sim) if turn.best_sim else "-", _number(turn.played_sim_equity),
+               _number(turn.sim_equity_loss)) if simulated else ()), ", ".join(marks),
         )  # fmt: skip
     console.print(table)
     _print_notes(console, review.turns)

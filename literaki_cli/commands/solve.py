@@ -207,7 +207,7 @@ def _print_sim(result, rack: str) -> None:
         win, w_lo, w_hi = r.win_pct
         plies = [f"{p['mean_score']:.1f} / {p['bingo_pct']:.0f}" if p["mean_score"] is not None else "-"
                  for p in r.plies()]  # fmt: skip
-        table.add_row(str(number), c.coord or "-", c.word if c.coord else f"exchange {c.word[1:]}", str(c.score),
+        table.add_row(str(number), c.coord or "-", c.display if c.coord else f"exchange {c.word[1:]}", str(c.score),
                       c.leave.upper() or "-", f"{c.static_equity:.1f}", f"{equity:.1f}", f"{e_lo:.1f} .. {e_hi:.1f}",
                       f"{win:.1f}", f"{w_lo:.1f} .. {w_hi:.1f}", f"{r.iterations:,}" + (" cut" if r.cut else ""),
                       *plies)  # fmt: skip

@@ -50,7 +50,7 @@ ROUND = 32
 TASK = 2
 #: The stopping rule waits for this many iterations (a few dozen lucky draws prove nothing).
 MIN_ITERATIONS_TO_STOP = 64
-PLACE, EXCHANGE = "place", "exchange"
+PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,9 @@ class SimSettings:
 class Candidate:
     """A move to simulate: a placement or an exchange, with its static equity."""
 
-    kind: str
-    coord: str | None  # None for an exchange
-    word: str  # the main word as solve shows it (board tiles in parentheses); "-ABC" for an exchange
+    kind: str  # PLACE, EXCHANGE or PASS (a pass is simulated only when asked for: analyze a played pass)
+    coord: str | None  # None for an exchange or a pass
+    word: str  # the main word as solve writes it (tiles upper case, blanks lower); "-ABC" for an exchange, "-"
     score: int
     leave: str
     static_equity: float
@@ -91,15 +91,21 @@ class Candidate:
     direction: int = ACROSS
     exchange: str = ""  # the tiles an exchange returns
     bingo: bool = False
+    display: str = ""  # the main word with board tiles in parentheses: ŻÓ(Ł)W
 
     @classmethod
     def of_move(cls, move: FoundMove) -> Candidate:
-        return cls(PLACE, move.coord, move.display, move.score, move.leave, move.equity, tuple(move.tiles),
-                   move.direction, bingo=move.bingo)  # fmt: skip
+        return cls(PLACE, move.coord, move.word, move.score, move.leave, move.equity, tuple(move.tiles),
+                   move.direction, bingo=move.bingo, display=move.display)  # fmt: skip
 
     @classmethod
     def of_exchange(cls, tiles: str, keep: str, equity: float) -> Candidate:
-        return cls(EXCHANGE, None, f"-{tiles.upper()}", 0, keep, round(equity, 3), exchange=tiles)
+        return cls(EXCHANGE, None, f"-{tiles.upper()}", 0, keep, round(equity, 3), exchange=tiles,
+                   display=f"-{tiles.upper()}")  # fmt: skip
+
+    @classmethod
+    def of_pass(cls, rack: str, equity: float) -> Candidate:
+        return cls(PASS, None, "-", 0, rack, round(equity, 3), display="-")
 
 
 @dataclass
@@ -177,7 +183,7 @@ class BestPlayer:
         """(kind, score, tiles laid, tiles exchanged, bingo) of the best move; kind "pass" when
         there is none."""
         if not rack:
-            return "pass", 0, [], "", False
+            return PASS, 0, [], "", False
         leaves = self.equity.for_rack(rack, bag)
         record = self.generator.best(board, rack, leaves.place, leaves.values)
         best_equity = -math.inf if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
@@ -187,7 +193,7 @@ class BestPlayer:
             exchange = self.equity.exchanges(rack, bag, 1, leaves)[0]
             return EXCHANGE, 0, [], exchange.tiles, False
         if record is None:
-            return "pass", 0, [], "", False
+            return PASS, 0, [], "", False
         tiles, _ = record_tiles(record)
         return PLACE, int(record[SCORE]), tiles, "", int(record[TILES]) == self.variant.bingo_tiles
 
@@ -237,7 +243,10 @@ class Simulator:
         bag = list(future.bag)
         racks = [self.sim.rack, future.opponent_rack]
         spread = float(candidate.score)  # the mover's points minus the opponent's, from the candidate on
-        if candidate.kind == EXCHANGE:
+        passes = 0  # scoreless turns in a row (four end the game)
+        if candidate.kind == PASS:
+            passes = 1
+        elif candidate.kind == EXCHANGE:
             kept = _take(racks[0], candidate.exchange)
             drawn = bag[: len(candidate.exchange)]
             bag = bag[len(candidate.exchange) :] + list(candidate.exchange)
@@ -253,7 +262,6 @@ class Simulator:
         over = not racks[0] and not bag
         if over:
             spread += 2 * self.rack_value(racks[1])
-        passes = 0
         for ply in range(self.plies):
             if over:
                 break
@@ -415,6 +423,7 @@ class CandidateResult:
         return {
             "coord": c.coord,
             "word": c.word,
+            "display": c.display,
             "kind": c.kind,
             "score": c.score,
             "leave": c.leave.upper(),

@@ -1,0 +1,96 @@
+"""``analyze --sim N``: each turn of a played game simulated, the move played among the candidates.
+
+The hook :func:`turn_simulator` makes is what :func:`literaki_cli.analysis.review.analyze_game`
+calls on every analysable turn: it simulates the turn's best static candidates and the move
+actually played (a pass or an exchange too) into the same futures, so the best move by
+simulation and the equity the played move lost by simulation come from one comparison."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from literaki_cli.analysis.review import EXCHANGE as REVIEW_EXCHANGE
+from literaki_cli.analysis.review import PLACE as REVIEW_PLACE
+from literaki_cli.analysis.review import MoveSummary, TurnPosition, TurnReview
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.equity.equity import Equity
+from literaki_cli.montecarlo.simulation import (
+    EXCHANGE,
+    PASS,
+    PLACE,
+    Candidate,
+    CandidateResult,
+    SimPosition,
+    SimSettings,
+    simulate_candidates,
+    static_candidates,
+)
+
+
+def played_candidate(played: MoveSummary, rack: str) -> Candidate:
+    """The move a player made, as a candidate to simulate."""
+    if played.kind == REVIEW_PLACE:
+        tiles = tuple(sorted(played.tiles, key=lambda t: (t.row, t.col)))
+        return Candidate(PLACE, played.coord, played.word, played.score, played.leave or "", played.equity or 0.0,
+                         tiles, bingo=played.bingo, display=played.display or played.word)  # fmt: skip
+    if played.kind == REVIEW_EXCHANGE:
+        return Candidate.of_exchange(played.word[1:].lower(), played.leave or "", played.equity or 0.0)
+    return Candidate.of_pass(rack, played.equity or 0.0)
+
+
+def _same(a: Candidate, b: Candidate) -> bool:
+    if a.kind != b.kind:
+        return False
+    if a.kind == PLACE:
+        return set(a.tiles) == set(b.tiles)
+    return sorted(a.exchange) == sorted(b.exchange)
+
+
+def _summary(result: CandidateResult) -> MoveSummary:
+    c = result.candidate
+    if c.kind == PLACE:
+        return MoveSummary(REVIEW_PLACE, c.coord, c.word, c.score, result.equity[0], c.leave, None, c.bingo, c.display,
+                           frozenset(c.tiles))  # fmt: skip
+    if c.kind == EXCHANGE:
+        return MoveSummary.of_exchange(c.exchange, c.leave, result.equity[0])
+    return MoveSummary(PASS, None, "-", 0, result.equity[0], c.leave)
+
+
+def turn_simulator(
+    lexicon: Lexicon, equity: Equity, win_model, settings: SimSettings, progress: Callable[[int], None] | None = None
+) -> Callable[[TurnPosition, TurnReview], MoveSummary | None]:
+    """The ``simulate`` hook of ``analyze_game``: per turn, the best move by simulation (its
+    equity the simulated mean), and on the review the played move's simulated equity and the
+    simulated equity it lost.  Turns of games of more than two players are not simulated
+    (noted).  Ctrl-C during a turn's simulation keeps that turn's finished rounds and leaves the
+    later turns unsimulated (noted), so the static review still completes."""
+    interrupted = False
+
+    def simulate_turn(position: TurnPosition, review: TurnReview) -> MoveSummary | None:
+        nonlocal interrupted
+        if len(position.scores) != 2:
+            review.notes.append("not simulated: simulations are for two-player games")
+            return None
+        if interrupted:
+            review.notes.append("not simulated: the simulation was interrupted (Ctrl-C)")
+            return None
+        sim = SimPosition.of(position.position(), position.rack)
+        candidates = static_candidates(sim, lexicon, equity, settings.candidates)
+        played = played_candidate(review.played, position.rack)
+        if not any(_same(played, c) for c in candidates):
+            candidates.append(played)
+        result = simulate_candidates(sim, lexicon, equity, win_model, settings, candidates)
+        if progress:
+            progress(1)
+        if result.interrupted:
+            interrupted = True
+            review.notes.append(f"simulation interrupted (Ctrl-C) after {result.iterations} iterations")
+            if not result.iterations:
+                return None
+        best = result.candidates[0]
+        mine = next(r for r in result.candidates if _same(r.candidate, played))
+        review.played_sim_equity = mine.equity[0]
+        review.sim_equity_loss = max(0.0, best.equity[0] - mine.equity[0])
+        return _summary(best)
+
+    return simulate_turn
