@@ -13,7 +13,7 @@ COMMANDS = sorted(typer.main.get_command(app).commands)
 
 def test_every_command_is_listed():
     assert {"build-lexicon", "lexicon-info", "check-word", "show", "score", "solve", "anagram", "play", "simulate",
-            "report"} <= set(COMMANDS)  # fmt: skip
+            "report", "leaves", "analyze"} <= set(COMMANDS)  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS)
