@@ -420,6 +420,19 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
 
 
 @njit(cache=True)
+def _is_anchor(view, r, c):
+    """An empty square next to a tile (on an empty board: the start square), where plays are sought."""
+    letters = view.letters
+    if letters[r, c] != 0:
+        return False
+    if view.start_row >= 0:
+        return r == view.start_row and c == view.start_col
+    rows, cols = letters.shape
+    return ((c > 0 and letters[r, c - 1] != 0) or (c < cols - 1 and letters[r, c + 1] != 0)
+            or (r > 0 and letters[r - 1, c] != 0) or (r < rows - 1 and letters[r + 1, c] != 0))  # fmt: skip
+
+
+@njit(cache=True)
 def _generate_view(graph, rules, view, rack, sink):
     """Every move whose main word runs along the rows of ``view``."""
     letters = view.letters
@@ -427,22 +440,10 @@ def _generate_view(graph, rules, view, rack, sink):
     cross = _cross_checks(graph, rules, view)
     cells = np.zeros(cols, dtype=np.int64)
     frames = _frames(8 * cols + 16)
-    empty_board = view.start_row >= 0
     for r in range(rows):
         last_anchor = -1
         for c in range(cols):
-            if letters[r, c] != 0:
-                continue
-            if empty_board:
-                is_anchor = r == view.start_row and c == view.start_col
-            else:
-                is_anchor = (
-                    (c > 0 and letters[r, c - 1] != 0)
-                    or (c < cols - 1 and letters[r, c + 1] != 0)
-                    or (r > 0 and letters[r - 1, c] != 0)
-                    or (r < rows - 1 and letters[r + 1, c] != 0)
-                )
-            if not is_anchor:
+            if not _is_anchor(view, r, c):
                 continue
             _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor)
             last_anchor = c
@@ -567,22 +568,10 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound):
             for c in range(vc):
                 if letters[r, c] == 0:
                     square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, r, c)
-        empty_board = view.start_row >= 0
         for r in range(vr):
             last_anchor = -1
             for c in range(vc):
-                if letters[r, c] != 0:
-                    continue
-                if empty_board:
-                    is_anchor = r == view.start_row and c == view.start_col
-                else:
-                    is_anchor = (
-                        (c > 0 and letters[r, c - 1] != 0)
-                        or (c < vc - 1 and letters[r, c + 1] != 0)
-                        or (r > 0 and letters[r - 1, c] != 0)
-                        or (r < vr - 1 and letters[r + 1, c] != 0)
-                    )
-                if not is_anchor:
+                if not _is_anchor(view, r, c):
                     continue
                 bound = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound,
                                       r, c, last_anchor)  # fmt: skip

@@ -34,6 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from literaki_cli.datafiles import chosen_file
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, rack_counts
 from literaki_cli.engine.position import BLANK
@@ -390,15 +391,7 @@ def _cached(path: str, mtime: float) -> LeaveTable:
 
 def open_leaves(path: Path | str | None = None) -> LeaveTable:
     """The leave file ``path``, else ``$LITERAKI_LEAVES``, else the shipped one (each read once)."""
-    if path is None:
-        path = os.environ.get(ENV_VAR) or SHIPPED
-    path = Path(path).expanduser()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        origin = f" (from ${ENV_VAR})" if os.environ.get(ENV_VAR) and str(path) == os.environ[ENV_VAR] else ""
-        raise InputError(f"{path}{origin}: no such leave file") from None
-    return _cached(str(path), mtime)
+    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, "leave file"))
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from literaki_cli.datafiles import scan_run_table
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.position import BLANK
 from literaki_cli.equity.leaves import (
@@ -73,13 +74,6 @@ class TrainingReport:
 # --------------------------------------------------------------------------- reading runs
 
 
-def _turns_file(run_dir: Path) -> Path:
-    for name in ("turns.parquet", "turns.csv"):
-        if (run_dir / name).is_file():
-            return run_dir / name
-    raise InputError(f"{run_dir}: no turns table (turns.parquet or turns.csv from `literaki simulate --out`)")
-
-
 def scan_turns(run_dirs: list[Path]):
     """One lazy frame of every run's turns, with a ``run`` column keeping their games apart."""
     import polars as pl
@@ -88,15 +82,7 @@ def scan_turns(run_dirs: list[Path]):
         raise InputError("give at least one run folder (from `literaki simulate --out DIR`)")
     frames = []
     for index, run_dir in enumerate(run_dirs):
-        path = _turns_file(Path(run_dir))
-        frame = pl.scan_parquet(path) if path.suffix == ".parquet" else pl.scan_csv(path)
-        try:
-            columns = frame.collect_schema().names()
-        except (pl.exceptions.PolarsError, OSError) as e:
-            raise InputError(f"{path}: cannot read the table ({str(e).splitlines()[0]})") from None
-        missing = [c for c in NEEDED_COLUMNS if c not in columns]
-        if missing:
-            raise InputError(f"{path}: not a turns table of `literaki simulate` (no column {missing[0]!r})")
+        frame = scan_run_table(Path(run_dir), "turns", NEEDED_COLUMNS)
         frames.append(
             frame.select(
                 pl.lit(index, dtype=pl.Int32).alias("run"),

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from literaki_cli.datafiles import chosen_file, scan_run_table
 from literaki_cli.errors import InputError, LiterakiError
 
 FORMAT = "literaki-win-model"
@@ -209,41 +209,13 @@ def _cached(path: str, mtime: float) -> WinModel:
 
 def open_win_model(path: Path | str | None = None) -> WinModel:
     """The win model ``path``, else ``$LITERAKI_WIN_MODEL``, else the shipped one (each read once)."""
-    from_env = path is None and bool(os.environ.get(ENV_VAR))
-    if path is None:
-        path = os.environ.get(ENV_VAR) or SHIPPED
-    path = Path(path).expanduser()
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        raise InputError(f"{path}{f' (from ${ENV_VAR})' if from_env else ''}: no such win-model file") from None
-    return _cached(str(path), mtime)
+    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, "win-model file"))
 
 
 # --------------------------------------------------------------------------- reading self-play runs
 
 TURN_COLUMNS = ("gameID", "playerID", "turn", "totalscore", "oppscore", "tilesremaining")
 PLAYER_COLUMNS = ("gameID", "player", "won", "draw")
-
-
-def _table(run_dir: Path, stem: str, columns: tuple[str, ...]):
-    """One run's table, scanned lazily (Parquet, else CSV), checked for the columns used."""
-    import polars as pl
-
-    for path in (run_dir / f"{stem}.parquet", run_dir / f"{stem}.csv"):
-        if path.is_file():
-            break
-    else:
-        raise InputError(f"{run_dir}: no {stem} table ({stem}.parquet or {stem}.csv from `literaki simulate --out`)")
-    frame = pl.scan_parquet(path) if path.suffix == ".parquet" else pl.scan_csv(path)
-    try:
-        names = frame.collect_schema().names()
-    except (pl.exceptions.PolarsError, OSError) as e:
-        raise InputError(f"{path}: cannot read the table ({str(e).splitlines()[0]})") from None
-    missing = [c for c in columns if c not in names]
-    if missing:
-        raise InputError(f"{path}: not a {stem} table of `literaki simulate` (no column {missing[0]!r})")
-    return frame
 
 
 def _run_settings(run_dir: Path) -> dict:
@@ -289,8 +261,8 @@ def read_outcomes(runs: list[Path], folds: int = FOLDS) -> Outcomes:
         settings = _run_settings(run)
         variants.add(settings.get("variant", "literaki"))
         run_id = pl.lit(index, dtype=pl.Int64).alias("run")
-        turns = _table(run, "turns", TURN_COLUMNS)
-        players = _table(run, "players", PLAYER_COLUMNS)
+        turns = scan_run_table(run, "turns", TURN_COLUMNS)
+        players = scan_run_table(run, "players", PLAYER_COLUMNS)
         turn_frames.append(turns.select(
             run_id, pl.col("gameID").cast(pl.Int64), pl.col("playerID").cast(pl.Utf8), pl.col("turn").cast(pl.Int64),
             (pl.col("totalscore").cast(pl.Float64) - pl.col("oppscore").cast(pl.Float64)).alias("spread"),
