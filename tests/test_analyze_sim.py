@@ -10,7 +10,7 @@ import pytest
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves
 from literaki_cli.montecarlo.simulation import SimSettings, simulate_candidates
-from literaki_cli.montecarlo.turns import turn_simulator
+from literaki_cli.montecarlo.turns import TurnSimulator
 from literaki_cli.montecarlo.winmodel import open_win_model
 from tests.conftest import run_cli
 from tests.test_analyze import V, mistrz_game, review_of
@@ -47,9 +47,9 @@ def test_same_seed_same_simulated_review_and_ctrl_c_leaves_later_turns_unsimulat
     equity = Equity(open_leaves(), V)
     settings = SimSettings(iterations=8, candidates=2, workers=1, seed=4)
     first = review_of(short_game, flowing_lexicon, equity,
-                      simulate=turn_simulator(flowing_lexicon, equity, open_win_model(), settings))  # fmt: skip
+                      simulate=TurnSimulator(flowing_lexicon, equity, open_win_model(), settings))  # fmt: skip
     again = review_of(short_game, flowing_lexicon, equity,
-                      simulate=turn_simulator(flowing_lexicon, equity, open_win_model(), settings))  # fmt: skip
+                      simulate=TurnSimulator(flowing_lexicon, equity, open_win_model(), settings))  # fmt: skip
     assert first.as_dict() == again.as_dict()
     from literaki_cli.montecarlo import turns
 
@@ -68,9 +68,10 @@ def test_same_seed_same_simulated_review_and_ctrl_c_leaves_later_turns_unsimulat
         return simulate_candidates(*args, **kwargs)
 
     monkeypatch.setattr(turns, "simulate_candidates", interrupted_on_the_second_turn)
-    hook = turn_simulator(flowing_lexicon, equity, open_win_model(), SimSettings(iterations=96, candidates=2,
+    hook = TurnSimulator(flowing_lexicon, equity, open_win_model(), SimSettings(iterations=96, candidates=2,
                           workers=1, seed=4))  # fmt: skip
     review = review_of(short_game, flowing_lexicon, equity, simulate=hook)
+    assert hook.interrupted
     analysable = [t for t in review.turns if t.analysable]
     assert all(t.equity_loss is not None for t in analysable)  # the static review completed
     assert analysable[0].best_sim is not None and analysable[1].best_sim is not None

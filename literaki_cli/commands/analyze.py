@@ -11,7 +11,14 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LeavesOption, LexiconOption, app, output_console
+from literaki_cli.commands.common import (
+    EXIT_INTERRUPTED,
+    JsonOption,
+    LeavesOption,
+    LexiconOption,
+    app,
+    output_console,
+)
 
 ANALYZE_EPILOG = """\b
 Examples:
@@ -69,17 +76,21 @@ def analyze_command(
 
         settings = SimSettings(sim, candidates, plies, seed, workers or os.cpu_count() or 1)
         settings.check()
+    interrupted = False
     if sim is None:
         review = analyze_game(record, lex, equity, mistakes=top)
     else:
-        review = _analyze_with_simulation(record, lex, equity, top, settings)
+        review, interrupted = _analyze_with_simulation(record, lex, equity, top, settings)
     written = write_outputs(review, out) if out is not None else []
     if json_out:
         typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
-        return
-    _print_review(review)
-    for path in written:
-        output_console().print(f"wrote {path}")
+    else:
+        _print_review(review)
+        for path in written:
+            output_console().print(f"wrote {path}")
+    if interrupted:
+        typer.echo("interrupted: the later turns were not simulated (the static review is whole)", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def _analyze_with_simulation(record, lexicon, equity, top: int, settings):
@@ -87,13 +98,13 @@ def _analyze_with_simulation(record, lexicon, equity, top: int, settings):
     from tqdm import tqdm
 
     from literaki_cli.analysis.review import analyze_game
-    from literaki_cli.montecarlo.turns import turn_simulator
+    from literaki_cli.montecarlo.turns import TurnSimulator
     from literaki_cli.montecarlo.winmodel import open_win_model
 
     turns = sum(1 for event in record.turns if event.is_turn)
     with tqdm(total=turns, unit="turn", desc="simulating", disable=None, leave=False) as bar:
-        hook = turn_simulator(lexicon, equity, open_win_model(), settings, progress=bar.update)
-        return analyze_game(record, lexicon, equity, mistakes=top, simulate=hook)
+        hook = TurnSimulator(lexicon, equity, open_win_model(), settings, progress=bar.update)
+        return analyze_game(record, lexicon, equity, mistakes=top, simulate=hook), hook.interrupted
 
 
 def _number(value: float | None, signed: bool = False) -> str:

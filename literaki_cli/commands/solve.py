@@ -9,7 +9,15 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LeavesOption, LexiconOption, RulesOption, app, output_console
+from literaki_cli.commands.common import (
+    EXIT_INTERRUPTED,
+    JsonOption,
+    LeavesOption,
+    LexiconOption,
+    RulesOption,
+    app,
+    output_console,
+)
 from literaki_cli.commands.position import (
     FormatOption,
     ImageOption,
@@ -178,8 +186,11 @@ def _simulate(position, rack: str, lexicon, equity, settings, win_model_path: Pa
         result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)
     if json_out:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
-        return
-    _print_sim(result, rack)
+    else:
+        _print_sim(result, rack)
+    if result.interrupted:
+        typer.echo(f"interrupted: the results of {result.iterations} of {settings.iterations} iterations", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def _print_sim(result, rack: str) -> None:

@@ -1,6 +1,6 @@
 """``analyze --sim N``: each turn of a played game simulated, the move played among the candidates.
 
-The hook :func:`turn_simulator` makes is what :func:`literaki_cli.analysis.review.analyze_game`
+A :class:`TurnSimulator` is the hook :func:`literaki_cli.analysis.review.analyze_game`
 calls on every analysable turn: it simulates the turn's best static candidates and the move
 actually played (a pass or an exchange too) into the same futures, so the best move by
 simulation and the equity the played move lost by simulation come from one comparison."""
@@ -56,34 +56,39 @@ def _summary(result: CandidateResult) -> MoveSummary:
     return MoveSummary(PASS, None, "-", 0, result.equity[0], c.leave)
 
 
-def turn_simulator(
-    lexicon: Lexicon, equity: Equity, win_model, settings: SimSettings, progress: Callable[[int], None] | None = None
-) -> Callable[[TurnPosition, TurnReview], MoveSummary | None]:
+class TurnSimulator:
     """The ``simulate`` hook of ``analyze_game``: per turn, the best move by simulation (its
     equity the simulated mean), and on the review the played move's simulated equity and the
     simulated equity it lost.  Turns of games of more than two players are not simulated
     (noted).  Ctrl-C during a turn's simulation keeps that turn's finished rounds and leaves the
-    later turns unsimulated (noted), so the static review still completes."""
-    interrupted = False
+    later turns unsimulated (noted, and ``interrupted`` set), so the static review still completes."""
 
-    def simulate_turn(position: TurnPosition, review: TurnReview) -> MoveSummary | None:
-        nonlocal interrupted
+    def __init__(self, lexicon: Lexicon, equity: Equity, win_model, settings: SimSettings,
+                 progress: Callable[[int], None] | None = None) -> None:  # fmt: skip
+        self.lexicon = lexicon
+        self.equity = equity
+        self.win_model = win_model
+        self.settings = settings
+        self.progress = progress
+        self.interrupted = False
+
+    def __call__(self, position: TurnPosition, review: TurnReview) -> MoveSummary | None:
         if len(position.scores) != 2:
             review.notes.append("not simulated: simulations are for two-player games")
             return None
-        if interrupted:
+        if self.interrupted:
             review.notes.append("not simulated: the simulation was interrupted (Ctrl-C)")
             return None
         sim = SimPosition.of(position.position(), position.rack)
-        candidates = static_candidates(sim, lexicon, equity, settings.candidates)
+        candidates = static_candidates(sim, self.lexicon, self.equity, self.settings.candidates)
         played = played_candidate(review.played, position.rack)
         if not any(_same(played, c) for c in candidates):
             candidates.append(played)
-        result = simulate_candidates(sim, lexicon, equity, win_model, settings, candidates)
-        if progress:
-            progress(1)
+        result = simulate_candidates(sim, self.lexicon, self.equity, self.win_model, self.settings, candidates)
+        if self.progress:
+            self.progress(1)
         if result.interrupted:
-            interrupted = True
+            self.interrupted = True
             review.notes.append(f"simulation interrupted (Ctrl-C) after {result.iterations} iterations")
             if not result.iterations:
                 return None
@@ -92,5 +97,3 @@ def turn_simulator(
         review.played_sim_equity = mine.equity[0]
         review.sim_equity_loss = max(0.0, best.equity[0] - mine.equity[0])
         return _summary(best)
-
-    return simulate_turn
