@@ -224,3 +224,12 @@ def test_literki_forced_exchange_squares_swap_the_next_rack(flowing_lexicon):
     assert racks == ["ab", "cdefghi"]
     result = run(flowing_lexicon, sim, iterations=8, candidates=3, seed=4, workers=1)
     assert result.iterations == 8 and result.candidates[0].iterations == 8
+
+
+def test_an_empty_symmetric_board_offers_each_opening_once(flowing_lexicon, variant):
+    from literaki_cli.engine.variant import ACROSS
+
+    sim = start(variant, "aeiknst")
+    candidates = static_candidates(sim, flowing_lexicon, Equity(open_leaves(), variant), 10)
+    assert len(candidates) == 10
+    assert all(c.direction == ACROSS for c in candidates if c.kind == "place")  # H8 mirrors 8H: not simulated twice

@@ -51,6 +51,8 @@ TASK = 2
 #: The stopping rule waits for this many iterations (a few dozen lucky draws prove nothing).
 MIN_ITERATIONS_TO_STOP = 64
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+#: Simulations are of two-player games.
+PLAYERS = 2
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ class SimPosition:
     def of(cls, position: Position, rack: str) -> SimPosition:
         opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
         players = max(2, len(position.scores), len(position.racks))
-        if players != 2:
+        if players != PLAYERS:
             raise InputError(f"--sim simulates two-player games; the position has {players} players")
         unseen = unseen_tiles(position.variant, position.board, [rack] + ([opponent] if opponent else []))
         spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
@@ -243,7 +245,7 @@ class Simulator:
         bag = list(future.bag)
         racks = [self.sim.rack, future.opponent_rack]
         spread = float(candidate.score)  # the mover's points minus the opponent's, from the candidate on
-        passes = 0  # scoreless turns in a row (four end the game)
+        passes = 0  # passes in a row (two each end the game)
         if candidate.kind == PASS:
             passes = 1
         elif candidate.kind == EXCHANGE:
@@ -292,7 +294,7 @@ class Simulator:
             if not racks[mover] and not bag:  # out: the other's tiles count twice
                 spread += sign * 2 * self.rack_value(racks[1 - mover])
                 over = True
-            elif passes >= 4:  # two passes each: everyone loses their own tiles
+            elif passes >= 2 * PLAYERS:  # two passes each: everyone loses their own tiles
                 spread += self.rack_value(racks[1]) - self.rack_value(racks[0])
                 over = True
         sign = 1 if last == 0 else -1
@@ -311,9 +313,11 @@ class Simulator:
 
 
 def static_candidates(sim: SimPosition, lexicon: Lexicon, equity: Equity, count: int) -> list[Candidate]:
-    """The ``count`` best moves by static equity, exchanges among them (as ``solve`` ranks)."""
+    """The ``count`` best moves by static equity, exchanges among them (as ``solve`` ranks); on an
+    empty board that is its own mirror image each opening once (its mirror image is the same
+    move for the simulation: as good, with mirrored replies)."""
     result = solve(sim.board, sim.variant, lexicon, sim.rack, top=count, equity=equity, bag=sim.bag_size,
-                   exchanges=count)  # fmt: skip
+                   exchanges=count, fold_mirrors=True)  # fmt: skip
     ranked = [(m.equity, 0, i, Candidate.of_move(m)) for i, m in enumerate(result.moves)]
     ranked += [(e.equity, 1, i, Candidate.of_exchange(e.tiles, e.keep, e.equity))
                for i, e in enumerate(result.exchanges)]  # fmt: skip
