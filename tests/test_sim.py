@@ -233,3 +233,19 @@ def test_an_empty_symmetric_board_offers_each_opening_once(flowing_lexicon, vari
     candidates = static_candidates(sim, flowing_lexicon, Equity(open_leaves(), variant), 10)
     assert len(candidates) == 10
     assert all(c.direction == ACROSS for c in candidates if c.kind == "place")  # H8 mirrors 8H: not simulated twice
+
+
+def test_the_command_gives_the_same_table_whatever_the_workers(capsys, bingo_lexicon):
+    cgp = "15/15/15/15/15/15/15/7Z7/7Ź7/15/15/15/15/15/15 KOTLINA/ 10/25 0"
+    records = []
+    for workers in ("1", "2"):
+        code, out, err = run_cli(capsys, "solve", cgp, "--lenient", "--sim", "--iterations", "70", "--candidates",
+                                 "4", "--seed", "9", "--workers", workers, "--json",
+                                 "--lexicon", str(bingo_lexicon.path))  # fmt: skip
+        assert code == 0, err
+        record = json.loads(out)["sim"]
+        assert record["workers"] == int(workers)
+        del record["seconds"], record["workers"]
+        records.append(record)
+    assert records[0] == records[1] and records[0]["iterations"] == 70
+    assert records[0]["candidates"][0]["word"] == "ZKOTLINA"
