@@ -28,6 +28,7 @@ from literaki_cli.commands.position import (
     load_position,
     print_warnings,
 )
+from literaki_cli.errors import InputError
 
 SOLVE_EPILOG = (
     "\b\nExamples:\n"
@@ -105,6 +106,13 @@ def solve_command(
 
         settings = SimSettings(iterations, candidates, plies, seed, workers or os.cpu_count() or 1, stop)
         settings.check()
+        listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
+                   ("--word-contains", word_contains), ("--at", at), ("--only-bingos", only_bingos),
+                   ("--popular", popular), ("--image", image))  # fmt: skip
+        listing_only = [name for name, given in listing if given]
+        if listing_only:
+            raise InputError(f"--sim does not take {', '.join(listing_only)}: it simulates the best --candidates "
+                             "moves by equity over the whole lexicon")  # fmt: skip
 
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)
