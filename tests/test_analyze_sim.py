@@ -77,3 +77,10 @@ def test_same_seed_same_simulated_review_and_ctrl_c_leaves_later_turns_unsimulat
     assert analysable[0].best_sim is not None and analysable[1].best_sim is not None
     assert any("interrupted (Ctrl-C) after 64 iterations" in n for n in analysable[1].notes)
     assert all(t.best_sim is None and any("interrupted" in n for n in t.notes) for t in analysable[2:])
+
+
+def test_simulation_options_need_sim(short_game, flowing_lexicon, tmp_path, capsys):
+    path = tmp_path / "g.gcg"
+    path.write_text(short_game, encoding="utf-8")
+    code, out, err = run_cli(capsys, "analyze", str(path), "--lexicon", str(flowing_lexicon.path), "--candidates", "3")
+    assert code == 2 and "--candidates: only with --sim N" in err and "Traceback" not in err

@@ -187,6 +187,8 @@ def test_json_schema_and_bad_options(capsys, bingo_lexicon, tmp_path):
     code, out, err = run_cli(capsys, "solve", cgp, "--sim", "--by", "score", "--min-tiles", "3",
                              "--lexicon", str(bingo_lexicon.path))  # fmt: skip
     assert code == 2 and "--sim does not take --by score, --min-tiles" in err
+    code, out, err = run_cli(capsys, "solve", cgp, "--seed", "3", "--stop", "95", "--lexicon", str(bingo_lexicon.path))
+    assert code == 2 and "--seed, --stop: only with --sim" in err
     three = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 KOTLINA// 0/0/0 0"
     code, out, err = run_cli(capsys, "solve", three, "--sim", "--lexicon", str(bingo_lexicon.path))
     assert code == 2 and "two-player" in err

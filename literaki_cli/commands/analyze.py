@@ -19,6 +19,7 @@ from literaki_cli.commands.common import (
     app,
     output_console,
 )
+from literaki_cli.errors import InputError
 
 ANALYZE_EPILOG = """\b
 Examples:
@@ -70,6 +71,11 @@ def analyze_command(
 
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
+    sim_only = (("--candidates", candidates != 10), ("--plies", plies != 2), ("--seed", seed != 1),
+                ("--workers", workers is not None))  # fmt: skip
+    needs_sim = [name for name, given in sim_only if given]
+    if needs_sim and sim is None:
+        raise InputError(f"{', '.join(needs_sim)}: only with --sim N")
     lex = Lexicon.open(lexicon)
     if sim is not None:
         from literaki_cli.montecarlo.simulation import SimSettings

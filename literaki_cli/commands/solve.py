@@ -101,6 +101,12 @@ def solve_command(
     from literaki_cli.equity.leaves import open_leaves
 
     check_ranking(by)  # before the position and the lexicon are read
+    sim_only = (("--iterations", iterations != 1000), ("--candidates", candidates != 10), ("--plies", plies != 2),
+                ("--seed", seed != 1), ("--workers", workers is not None), ("--stop", stop is not None),
+                ("--win-model", win_model is not None))  # fmt: skip
+    needs_sim = [name for name, given in sim_only if given]
+    if needs_sim and not sim:
+        raise InputError(f"{', '.join(needs_sim)}: only with --sim")
     if sim:
         from literaki_cli.montecarlo.simulation import SimSettings
 
