@@ -254,3 +254,11 @@ def test_the_command_gives_the_same_table_whatever_the_workers(capsys, bingo_lex
         records.append(record)
     assert records[0] == records[1] and records[0]["iterations"] == 70
     assert records[0]["candidates"][0]["word"] == "ZKOTLINA"
+
+
+def test_one_iteration_has_no_interval(bingo_lexicon, variant):
+    result = run(bingo_lexicon, start(variant, "kotlina", board=bingo_board(variant)), iterations=1, candidates=2,
+                 workers=1)  # fmt: skip
+    record = result.as_dict()["sim"]["candidates"][0]
+    assert record["iterations"] == 1 and record["equity_ci"] == [None, None] and record["win_ci"] == [None, None]
+    assert record["equity"] is not None and 0 <= record["win_pct"] <= 100

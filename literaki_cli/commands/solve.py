@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Annotated
@@ -233,13 +234,20 @@ def _print_sim(result, rack: str) -> None:
         plies = [f"{p['mean_score']:.1f} / {p['bingo_pct']:.0f}" if p["mean_score"] is not None else "-"
                  for p in r.plies()]  # fmt: skip
         table.add_row(str(number), c.coord or "-", c.display if c.coord else f"exchange {c.word[1:]}", str(c.score),
-                      c.leave.upper() or "-", f"{c.static_equity:.1f}", f"{equity:.1f}", f"{e_lo:.1f} .. {e_hi:.1f}",
-                      f"{win:.1f}", f"{w_lo:.1f} .. {w_hi:.1f}", f"{r.iterations:,}" + (" cut" if r.cut else ""),
+                      c.leave.upper() or "-", f"{c.static_equity:.1f}", f"{equity:.1f}", _interval(e_lo, e_hi),
+                      f"{win:.1f}", _interval(w_lo, w_hi), f"{r.iterations:,}" + (" cut" if r.cut else ""),
                       *plies)  # fmt: skip
     console.print(table)
     if any(r.cut for r in result.candidates):
         console.print(f"cut: stopped early, the best was ahead of it at {s.stop} % confidence (paired over the same "
                       "futures)")  # fmt: skip
+
+
+def _interval(lo: float, hi: float) -> str:
+    """A 95 % interval; "-" until there are two iterations to measure the spread by."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return "-"
+    return f"{lo:.1f} .. {hi:.1f}"
 
 
 def _exchange_text(exchange) -> str:

@@ -406,7 +406,7 @@ class CandidateResult:
     def win_pct(self) -> tuple[float, float, float]:
         """Mean win chance (percent) and its 95 % interval (clipped to 0..100)."""
         mean, lo, hi = self._mean_ci(WIN_COL, 100.0)
-        return mean, max(0.0, lo), min(100.0, hi)
+        return (mean, max(0.0, lo), min(100.0, hi)) if math.isfinite(hi - lo) else (mean, lo, hi)
 
     def plies(self) -> list[dict]:
         """Per ply after the candidate: the mover's mean score and bingo % (over the iterations
