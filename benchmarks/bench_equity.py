@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine  # noqa: E402
 
-from literaki_cli.analysis.report import wilson  # noqa: E402
 from literaki_cli.analysis.simulate import RunConfig, run_simulation  # noqa: E402
+from literaki_cli.analysis.stats import wilson  # noqa: E402
 
 BUILTIN_LEVELS = Path(__file__).resolve().parent.parent / "literaki_cli" / "games" / "levels.toml"
 #: The greedy opponent of the targets, added to the built-in levels for the match.

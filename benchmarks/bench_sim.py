@@ -29,7 +29,8 @@ from literaki_cli.engine.movegen import MoveGenerator  # noqa: E402
 from literaki_cli.equity.equity import Equity  # noqa: E402
 from literaki_cli.equity.leaves import open_leaves  # noqa: E402
 from literaki_cli.io.positionio import load_position  # noqa: E402
-from literaki_cli.montecarlo.simulation import SimPosition, SimSettings, simulate_candidates  # noqa: E402
+from literaki_cli.montecarlo.settings import SimSettings  # noqa: E402
+from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates  # noqa: E402
 from literaki_cli.montecarlo.winmodel import open_win_model  # noqa: E402
 
 

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine  # noqa: E402
 
-from literaki_cli.analysis.report import p_value, wilson  # noqa: E402
 from literaki_cli.analysis.simulate import RunConfig, run_simulation  # noqa: E402
+from literaki_cli.analysis.stats import p_value, wilson  # noqa: E402
 
 
 def main() -> None:

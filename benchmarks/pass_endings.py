@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import ensure_lexicon  # noqa: E402
 from common import machine  # noqa: E402
 
-from literaki_cli.analysis.report import wilson  # noqa: E402
 from literaki_cli.analysis.simulate import RunConfig, RunResult, run_simulation  # noqa: E402
+from literaki_cli.analysis.stats import wilson  # noqa: E402
 
 PAIRINGS = (("trudny", "normalny"), ("normalny", "latwy"), ("trudny", "latwy"))
 

@@ -9,7 +9,8 @@ import pytest
 
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves
-from literaki_cli.montecarlo.simulation import SimSettings, simulate_candidates
+from literaki_cli.montecarlo.settings import SimSettings
+from literaki_cli.montecarlo.simulation import simulate_candidates
 from literaki_cli.montecarlo.turns import TurnSimulator
 from literaki_cli.montecarlo.winmodel import open_win_model
 from tests.conftest import run_cli

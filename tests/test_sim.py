@@ -13,10 +13,10 @@ from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.position import Position
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves
+from literaki_cli.montecarlo.settings import SimSettings
 from literaki_cli.montecarlo.simulation import (
     ROUND,
     SimPosition,
-    SimSettings,
     Simulator,
     draw_future,
     simulate_candidates,

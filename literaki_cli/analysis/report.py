@@ -9,46 +9,12 @@ normal-approximation 95 % intervals (1.96 standard errors).
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import polars as pl
 
+from literaki_cli.analysis.stats import mean_ci, p_value, wilson
 from literaki_cli.errors import InputError
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def p_value(successes: float, n: int, p0: float) -> float:
-    """Two-sided p-value of H0: proportion = p0 (normal approximation)."""
-    if n == 0:
-        return 1.0
-    z = (successes / n - p0) / math.sqrt(p0 * (1 - p0) / n)
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
-def mean_ci(values: pl.Series) -> tuple[float | None, float | None, float | None]:
-    """Mean and its 95 % interval; None where there is none (no value; one value has no spread),
-    so the JSON says null rather than the invalid NaN."""
-    n = values.len()
-    if n == 0:
-        return None, None, None
-    mean = float(values.mean())
-    if n == 1:
-        return mean, None, None
-    half = Z95 * float(values.std()) / math.sqrt(n)
-    return mean, mean - half, mean + half
 
 
 def interval_text(bounds: list[float | None], scale: float = 1.0) -> str:

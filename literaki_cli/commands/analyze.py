@@ -5,7 +5,6 @@ static equity, the equity lost; a summary per player.  The work is
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +18,16 @@ from literaki_cli.commands.common import (
     app,
     output_console,
 )
-from literaki_cli.errors import InputError
+from literaki_cli.commands.simoptions import (
+    DEFAULT,
+    CandidatesOption,
+    PliesOption,
+    SeedOption,
+    WorkersOption,
+    number_text,
+    refuse_without_sim,
+)
+from literaki_cli.montecarlo.settings import SimSettings
 
 ANALYZE_EPILOG = """\b
 Examples:
@@ -55,10 +63,10 @@ def analyze_command(
     sim: Annotated[
         int | None, typer.Option("--sim", min=1, help="Also simulate each turn: N iterations (see solve --sim).")
     ] = None,
-    candidates: Annotated[int, typer.Option(min=1, help="--sim: the best static moves simulated per turn.")] = 10,
-    plies: Annotated[int, typer.Option(min=1, max=10, help="--sim: turns played after each candidate.")] = 2,
-    seed: Annotated[int, typer.Option(help="--sim: seed of the random futures.")] = 1,
-    workers: Annotated[int | None, typer.Option(min=1, help="--sim: worker processes (default: all cores).")] = None,
+    candidates: CandidatesOption = DEFAULT.candidates,
+    plies: PliesOption = DEFAULT.plies,
+    seed: SeedOption = DEFAULT.seed,
+    workers: WorkersOption = DEFAULT.workers,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -71,16 +79,10 @@ def analyze_command(
 
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
-    sim_only = (("--candidates", candidates != 10), ("--plies", plies != 2), ("--seed", seed != 1),
-                ("--workers", workers is not None))  # fmt: skip
-    needs_sim = [name for name, given in sim_only if given]
-    if needs_sim and sim is None:
-        raise InputError(f"{', '.join(needs_sim)}: only with --sim N")
+    refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed, workers=workers)
     lex = Lexicon.open(lexicon)
     if sim is not None:
-        from literaki_cli.montecarlo.simulation import SimSettings
-
-        settings = SimSettings(sim, candidates, plies, seed, workers or os.cpu_count() or 1)
+        settings = SimSettings(sim, candidates, plies, seed, workers)
         settings.check()
     interrupted = False
     if sim is None:
@@ -113,12 +115,6 @@ def _analyze_with_simulation(record, lexicon, equity, top: int, settings):
         return analyze_game(record, lexicon, equity, mistakes=top, simulate=hook), hook.interrupted
 
 
-def _number(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "-"
-    return f"{value:+.1f}" if signed else f"{value:.1f}"
-
-
 def _print_review(review) -> None:
     from rich.table import Table
 
@@ -144,16 +140,16 @@ def _print_review(review) -> None:
             marks.append("not analysable")
         elif turn.notes:
             marks.append("see notes")
-        lost = _number(turn.equity_loss)
+        lost = number_text(turn.equity_loss)
         if turn.equity_loss:
             lost = f"[bold]{lost}[/bold]"
         table.add_row(
             str(turn.turn), turn.nick, turn.rack.upper() if turn.rack is not None else "-",
             str(turn.bag) if turn.bag is not None else "-", _move_text(played), str(played.score),
-            _number(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
-            _number(best.equity if best else None), lost,
-            *((_move_text(turn.best_sim) if turn.best_sim else "-", _number(turn.played_sim_equity),
-               _number(turn.sim_equity_loss)) if simulated else ()), ", ".join(marks),
+            number_text(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
+            number_text(best.equity if best else None), lost,
+            *((_move_text(turn.best_sim) if turn.best_sim else "-", number_text(turn.played_sim_equity),
+               number_text(turn.sim_equity_loss)) if simulated else ()), ", ".join(marks),
         )  # fmt: skip
     console.print(table)
     _print_notes(console, review.turns)
@@ -164,7 +160,7 @@ def _print_review(review) -> None:
         summary.add_column(name, justify=justify)
     for player in review.players:
         summary.add_row(player.nick, str(player.score), str(player.turns), str(player.analysed),
-                        _number(player.equity_lost), _number(player.mean_equity_lost), str(player.bingos),
+                        number_text(player.equity_lost), number_text(player.mean_equity_lost), str(player.bingos),
                         str(player.bingos_missed))  # fmt: skip
     console.print(summary)
     for player in review.players:
@@ -172,9 +168,9 @@ def _print_review(review) -> None:
             continue
         console.print(f"{player.nick}'s biggest mistakes:")
         for turn in player.mistakes:
-            console.print(f"  turn {turn.turn}: {_move_text(turn.played)} (equity {_number(turn.played.equity)}) "
-                          f"instead of {_move_text(turn.best)} ({_number(turn.best.equity)}): "
-                          f"{_number(-turn.equity_loss, signed=True)}", markup=False)  # fmt: skip
+            console.print(f"  turn {turn.turn}: {_move_text(turn.played)} (equity {number_text(turn.played.equity)}) "
+                          f"instead of {_move_text(turn.best)} ({number_text(turn.best.equity)}): "
+                          f"{number_text(-turn.equity_loss, signed=True)}", markup=False)  # fmt: skip
 
 
 def _print_notes(console, turns) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -29,7 +27,18 @@ from literaki_cli.commands.position import (
     load_position,
     print_warnings,
 )
+from literaki_cli.commands.simoptions import (
+    DEFAULT,
+    CandidatesOption,
+    PliesOption,
+    SeedOption,
+    WorkersOption,
+    interval_text,
+    number_text,
+    refuse_without_sim,
+)
 from literaki_cli.errors import InputError
+from literaki_cli.montecarlo.settings import SimSettings
 
 SOLVE_EPILOG = (
     "\b\nExamples:\n"
@@ -70,11 +79,13 @@ def solve_command(
     exchanges: Annotated[int, typer.Option("--exchanges", min=0, help="How many of the best exchanges to list.")] = 3,
     leaves: LeavesOption = None,
     sim: SimOption = False,
-    iterations: Annotated[int, typer.Option(min=1, help="--sim: futures to play each candidate into.")] = 1000,
-    candidates: Annotated[int, typer.Option(min=1, help="--sim: how many of the best static moves to simulate.")] = 10,
-    plies: Annotated[int, typer.Option(min=1, max=10, help="--sim: turns played after each candidate.")] = 2,
-    seed: Annotated[int, typer.Option(help="--sim: seed of the random futures.")] = 1,
-    workers: Annotated[int | None, typer.Option(min=1, help="--sim: worker processes (default: all cores).")] = None,
+    iterations: Annotated[int, typer.Option(min=1, help="--sim: futures to play each candidate into.")] = (
+        DEFAULT.iterations
+    ),
+    candidates: CandidatesOption = DEFAULT.candidates,
+    plies: PliesOption = DEFAULT.plies,
+    seed: SeedOption = DEFAULT.seed,
+    workers: WorkersOption = DEFAULT.workers,
     stop: Annotated[
         int | None, typer.Option(help="--sim: stop once the best is ahead of every other at 95 or 99 % confidence.")
     ] = None,
@@ -102,16 +113,10 @@ def solve_command(
     from literaki_cli.equity.leaves import open_leaves
 
     check_ranking(by)  # before the position and the lexicon are read
-    sim_only = (("--iterations", iterations != 1000), ("--candidates", candidates != 10), ("--plies", plies != 2),
-                ("--seed", seed != 1), ("--workers", workers is not None), ("--stop", stop is not None),
-                ("--win-model", win_model is not None))  # fmt: skip
-    needs_sim = [name for name, given in sim_only if given]
-    if needs_sim and not sim:
-        raise InputError(f"{', '.join(needs_sim)}: only with --sim")
+    refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, workers=workers,
+                       stop=stop, win_model=win_model)  # fmt: skip
     if sim:
-        from literaki_cli.montecarlo.simulation import SimSettings
-
-        settings = SimSettings(iterations, candidates, plies, seed, workers or os.cpu_count() or 1, stop)
+        settings = SimSettings(iterations, candidates, plies, seed, workers, stop)
         settings.check()
         listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
                    ("--word-contains", word_contains), ("--at", at), ("--only-bingos", only_bingos),
@@ -234,20 +239,13 @@ def _print_sim(result, rack: str) -> None:
         plies = [f"{p['mean_score']:.1f} / {p['bingo_pct']:.0f}" if p["mean_score"] is not None else "-"
                  for p in r.plies()]  # fmt: skip
         table.add_row(str(number), c.coord or "-", c.display if c.coord else f"exchange {c.word[1:]}", str(c.score),
-                      c.leave.upper() or "-", f"{c.static_equity:.1f}", f"{equity:.1f}", _interval(e_lo, e_hi),
-                      f"{win:.1f}", _interval(w_lo, w_hi), f"{r.iterations:,}" + (" cut" if r.cut else ""),
+                      c.leave.upper() or "-", f"{c.static_equity:.1f}", number_text(equity), interval_text(e_lo, e_hi),
+                      number_text(win), interval_text(w_lo, w_hi), f"{r.iterations:,}" + (" cut" if r.cut else ""),
                       *plies)  # fmt: skip
     console.print(table)
     if any(r.cut for r in result.candidates):
         console.print(f"cut: stopped early, the best was ahead of it at {s.stop} % confidence (paired over the same "
                       "futures)")  # fmt: skip
-
-
-def _interval(lo: float, hi: float) -> str:
-    """A 95 % interval; "-" until there are two iterations to measure the spread by."""
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return "-"
-    return f"{lo:.1f} .. {hi:.1f}"
 
 
 def _exchange_text(exchange) -> str:

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
+import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from literaki_cli.analysis.solve import FoundMove, solve
+from literaki_cli.analysis.stats import mean_ci
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
@@ -39,11 +42,8 @@ from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
 from literaki_cli.errors import InputError
 from literaki_cli.games.bag import unseen_tiles
+from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings
 
-#: ``--stop``: confidence level (percent) -> two-sided normal quantile.
-STOP_LEVELS = {95: 1.959964, 99: 2.575829}
-#: The z of the intervals shown (95 %).
-Z95 = STOP_LEVELS[95]
 #: Iterations per round: results are merged and the stopping rule is applied between rounds.
 ROUND = 32
 #: Iterations per task given to a worker process.
@@ -53,30 +53,6 @@ MIN_ITERATIONS_TO_STOP = 64
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 #: Simulations are of two-player games.
 PLAYERS = 2
-
-
-@dataclass(frozen=True)
-class SimSettings:
-    """How a simulation runs (``solve --sim`` options)."""
-
-    iterations: int = 1000
-    candidates: int = 10
-    plies: int = 2
-    seed: int = 0
-    workers: int = 1
-    stop: int | None = None  # 95 or 99: stop once the best is separated at that confidence
-
-    def check(self) -> None:
-        if self.iterations < 1:
-            raise InputError(f"--iterations {self.iterations}: at least 1")
-        if self.candidates < 1:
-            raise InputError(f"--candidates {self.candidates}: at least 1")
-        if not 1 <= self.plies <= 10:
-            raise InputError(f"--plies {self.plies}: from 1 to 10")
-        if self.workers < 1:
-            raise InputError(f"--workers {self.workers}: at least 1")
-        if self.stop is not None and self.stop not in STOP_LEVELS:
-            raise InputError(f"--stop {self.stop}: the confidence is {' or '.join(map(str, STOP_LEVELS))}")
 
 
 @dataclass(frozen=True)
@@ -358,7 +334,7 @@ def _run_iterations(task: tuple[list[int], list[int]]) -> np.ndarray:
     return out
 
 
-def _run_round(pool, workers: int, batch: list[int], active: list[int]) -> np.ndarray:
+def _run_round(pool, batch: list[int], active: list[int]) -> np.ndarray:
     """One round's iterations, shared among the pool's workers in order (the rows come back in
     iteration order, whoever computed them)."""
     if pool is None:
@@ -388,25 +364,16 @@ class CandidateResult:
     def iterations(self) -> int:
         return self.rows.shape[0]
 
-    def _mean_ci(self, column: int, scale: float = 1.0) -> tuple[float, float, float]:
-        values = self.rows[:, column] * scale
-        n = values.shape[0]
-        if n == 0:
-            return math.nan, math.nan, math.nan
-        mean = float(values.mean())
-        half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-        return mean, mean - half, mean + half
+    @property
+    def equity(self) -> tuple[float | None, float | None, float | None]:
+        """Mean equity and its 95 % interval (None: no iteration; no interval from one)."""
+        return mean_ci(self.rows[:, EQUITY_COL])
 
     @property
-    def equity(self) -> tuple[float, float, float]:
-        """Mean equity and its 95 % interval."""
-        return self._mean_ci(EQUITY_COL)
-
-    @property
-    def win_pct(self) -> tuple[float, float, float]:
-        """Mean win chance (percent) and its 95 % interval (clipped to 0..100)."""
-        mean, lo, hi = self._mean_ci(WIN_COL, 100.0)
-        return (mean, max(0.0, lo), min(100.0, hi)) if math.isfinite(hi - lo) else (mean, lo, hi)
+    def win_pct(self) -> tuple[float | None, float | None, float | None]:
+        """Mean win chance (percent) and its 95 % interval, clipped to 0..100."""
+        mean, lo, hi = mean_ci(100.0 * self.rows[:, WIN_COL])
+        return (mean, None, None) if lo is None else (mean, max(0.0, lo), min(100.0, hi))
 
     def plies(self) -> list[dict]:
         """Per ply after the candidate: the mover's mean score and bingo % (over the iterations
@@ -442,8 +409,8 @@ class CandidateResult:
         }
 
 
-def _rounded(x: float) -> float | None:
-    return round(x, 3) if math.isfinite(x) else None
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
 
 
 @dataclass
@@ -455,7 +422,7 @@ class SimResult:
     interrupted: bool = False  # Ctrl-C ended it; the results are those of the finished rounds
     seconds: float = 0.0
     bag: int = 0
-    notes: list[str] = field(default_factory=list)
+    workers: int = 1  # the processes that ran it
 
     @property
     def candidate_iterations(self) -> int:
@@ -465,7 +432,7 @@ class SimResult:
         s = self.settings
         return {"sim": {"iterations": self.iterations, "plies": s.plies, "seed": s.seed, "stop": s.stop,
                         "stopped": self.stopped, "interrupted": self.interrupted, "bag": self.bag,
-                        "seconds": round(self.seconds, 3), "workers": s.workers,
+                        "seconds": round(self.seconds, 3), "workers": self.workers,
                         "candidates": [c.as_dict() for c in self.candidates]}}  # fmt: skip
 
 
@@ -512,16 +479,14 @@ def simulate_candidates(
     """Simulate ``candidates`` (default: the best by static equity, ``settings.candidates`` of
     them) from ``sim``.  ``progress(n)`` is called as every ``n`` iterations finish.  Ctrl-C
     ends the run with the rounds finished so far (``interrupted``)."""
-    import time
-
     settings.check()
+    workers = settings.workers or os.cpu_count() or 1
     if candidates is None:
         candidates = static_candidates(sim, lexicon, equity, settings.candidates)
     started = time.perf_counter()
     results = [CandidateResult(c, np.empty((0, PLY_COLS + 2 * settings.plies))) for c in candidates]
-    result = SimResult(settings, results, 0, bag=sim.bag_size)
+    result = SimResult(settings, results, 0, bag=sim.bag_size, workers=workers)
     if not candidates:
-        result.notes.append("no move to simulate")
         return result
     simulator = Simulator(sim, lexicon, equity, win_model, settings.plies)
     boards = [sim.board.with_tiles(c.tiles) if c.kind == PLACE else sim.board for c in candidates]
@@ -529,8 +494,8 @@ def simulate_candidates(
     z = STOP_LEVELS[settings.stop] if settings.stop else None
     pool = None
     try:
-        if settings.workers > 1:
-            pool = multiprocessing.get_context("fork").Pool(settings.workers, initializer=_ignore_sigint)
+        if workers > 1:
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
         while result.iterations < settings.iterations:
             active = [i for i, r in enumerate(results) if not r.cut]
             if z is not None and len(active) < 2 and len(candidates) > 1:
@@ -539,7 +504,7 @@ def simulate_candidates(
             done = result.iterations
             batch = list(range(done, min(done + ROUND, settings.iterations)))
             try:
-                rows = _run_round(pool, settings.workers, batch, active)
+                rows = _run_round(pool, batch, active)
             except KeyboardInterrupt:  # the round is dropped: every candidate keeps the same iterations
                 result.interrupted = True
                 break

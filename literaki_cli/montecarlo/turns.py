@@ -14,6 +14,7 @@ from literaki_cli.analysis.review import PLACE as REVIEW_PLACE
 from literaki_cli.analysis.review import MoveSummary, TurnPosition, TurnReview
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.equity.equity import Equity
+from literaki_cli.montecarlo.settings import SimSettings
 from literaki_cli.montecarlo.simulation import (
     EXCHANGE,
     PASS,
@@ -21,7 +22,6 @@ from literaki_cli.montecarlo.simulation import (
     Candidate,
     CandidateResult,
     SimPosition,
-    SimSettings,
     simulate_candidates,
     static_candidates,
 )
