@@ -5,6 +5,8 @@ each move is found in plain Python from its tiles, not by the compiled numbering
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -70,7 +72,8 @@ def test_best_is_the_best_of_all_moves(word_lexicon, variant, rules, seed, n_mov
     values = np.random.default_rng(seed).uniform(-spread, spread, len(subsets))
     number = {counts: i for i, counts in enumerate(subsets)}
     moves = generator.generate(board, rack).records
-    best = generator.best(board, rack, place, values)
+    sizes = np.array([sum(counts) for counts in subsets])
+    best = generator.best(board, rack, SimpleNamespace(place=place, values=values, sizes=sizes))
     if not len(moves):
         assert best is None
         return
@@ -99,7 +102,7 @@ def test_best_agrees_on_the_example_positions_with_the_real_lexicon_and_leaves(s
             rack = "".join(rng.permutation(unseen)[:7])
             leaves = equity.for_rack(rack, int(rng.integers(0, 60)))
             moves = generator.generate(pos.board, rack).records
-            best = generator.best(pos.board, rack, leaves.place, leaves.values)
+            best = generator.best(pos.board, rack, leaves)
             if not len(moves):
                 assert best is None
                 continue

@@ -720,35 +720,27 @@ class MoveGenerator:
             self._capacity = max(n, 2 * self._capacity)
 
 
-    def best(self, board: Board, rack: str, place: np.ndarray, values: np.ndarray) -> np.ndarray | None:
-        """The record of the best move by equity (score + ``values`` of its leave, numbered by
-        ``place``: :class:`literaki_cli.equity.leaves.RackLeaves`), or None when there is no
-        move.  Far quicker than :meth:`generate` for one move: whole stretches of the board are
-        skipped once their bound falls below the best found.  Among equal equities the move
-        found first (in the order of the anchors' bounds) is kept."""
+    def best(self, board: Board, rack: str, leaves) -> np.ndarray | None:
+        """The record of the best move by equity, or None when there is no move.  ``leaves``
+        values every leave of ``rack`` (:class:`literaki_cli.equity.leaves.RackLeaves`: the
+        leaves numbered by ``place``, their ``values`` and ``sizes``); a move's equity is its
+        score + the value of its leave.  Far quicker than :meth:`generate` for one move: whole
+        stretches of the board are skipped once their bound falls below the best found.  Among
+        equal equities the move found first (in the order of the anchors' bounds) is kept."""
         counts = rack_counts(rack)
         across, down = board_views(board, self.variant, self.maps)
-        sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place,
-                        np.ascontiguousarray(values, dtype=np.float64), np.full(1, -np.inf))  # fmt: skip
-        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(counts, place, values))
+        values = np.ascontiguousarray(leaves.values, dtype=np.float64)
+        sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), leaves.place,
+                        values, np.full(1, -np.inf))  # fmt: skip
+        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(len(rack), values, leaves.sizes))
         return sink.records[0].copy() if sink.count[0] else None
 
 
-@njit(cache=True)
-def leave_bounds(rack: np.ndarray, place: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each number of tiles laid, the best value of the leaves left (-inf: impossible)."""
-    total = 0
-    for slot in range(rack.shape[0]):
-        total += rack[slot]
+def leave_bounds(tiles: int, values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """For each number of tiles laid from a rack of ``tiles``, the best value of the leaves left
+    (-inf: impossible); ``sizes``: the tiles in each leave of ``values``."""
     out = np.full(MAX_WORD + 1, -np.inf)
-    for index in range(values.shape[0]):
-        kept = 0
-        for slot in range(rack.shape[0]):
-            if rack[slot] > 0:
-                kept += index // place[slot] % (rack[slot] + 1)
-        laid = total - kept
-        if values[index] > out[laid]:
-            out[laid] = values[index]
+    np.maximum.at(out, tiles - np.asarray(sizes), values)
     return out
 
 

@@ -163,7 +163,7 @@ class BestPlayer:
         if not rack:
             return PASS, 0, [], "", False
         leaves = self.equity.for_rack(rack, bag)
-        record = self.generator.best(board, rack, leaves.place, leaves.values)
+        record = self.generator.best(board, rack, leaves)
         best_equity = -math.inf if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
         exchange_allowed = bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0
         # The best exchange keeps the best smaller leave: only built when it beats the best move.
