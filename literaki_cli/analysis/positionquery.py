@@ -93,7 +93,7 @@ def tiles_in_bag(position: Position, rack: str) -> int:
 
     variant = position.variant
     opponents = [r for r in position.racks[1:] if r]
-    players = max(2, len(position.scores), len(position.racks))
+    players = position.players
     unseen = variant.tile_count - sum(board_tiles(position.board).values()) - len(rack)
     unseen -= sum(len(r) for r in opponents)
     return max(0, unseen - (players - 1 - len(opponents)) * variant.rack_size)

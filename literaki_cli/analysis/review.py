@@ -299,15 +299,6 @@ class BestMoves:
         played, the best placement and the best exchange share it)."""
         return self.equity.for_rack(rack, bag)
 
-    @staticmethod
-    def leave_value(leaves: RackLeaves, leave: str) -> float:
-        """The value of keeping ``leave`` (a part of the rack): the number ``Equity.leave_value``
-        gives, read from the table the moves are ranked with, so the best move and the same
-        move played get the very same equity."""
-        from literaki_cli.engine.movegen import rack_counts
-
-        return float(leaves.values[int((rack_counts(leave) * leaves.place).sum())])
-
     def best(self, board: Board, rack: str, leaves: RackLeaves, bag: int,
              exchange_allowed: bool) -> tuple[MoveSummary, bool]:  # fmt: skip
         """(the best move, whether a bingo was available)."""
@@ -497,7 +488,7 @@ def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equ
     played = review.played
     leaves = best_moves.leaves(rack, bag)
     played.leave = leave
-    played.leave_value = best_moves.leave_value(leaves, leave)
+    played.leave_value = leaves.value_of(leave)
     played.equity = played.score + played.leave_value
     review.pass_equity = float(leaves.values[-1])
     allowed = bag >= variant.exchange_min_bag and table.exchanges[event.player] < variant.exchange_max_per_player

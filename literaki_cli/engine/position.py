@@ -31,6 +31,11 @@ class Position:
         """The rack of the player to move ('' when unknown)."""
         return self.racks[0] if self.racks else ""
 
+    @property
+    def players(self) -> int:
+        """Players at the table: as many as the scores or racks name, at least two."""
+        return max(2, len(self.scores), len(self.racks))
+
 
 def normalize_rack(text: str, where: str = "rack") -> str:
     """A rack as lower-case letters and '?' blanks; raises on anything else."""

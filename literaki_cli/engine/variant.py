@@ -162,6 +162,10 @@ class Variant:
         tile = self.tiles.get(letter)
         return tile.value if tile else 0
 
+    def rack_value(self, rack: str) -> int:
+        """What the tiles of ``rack`` count at the end of a game (a blank 0)."""
+        return sum(self.value_of(letter) for letter in rack)
+
     @cached_property
     def tables(self) -> ScoringTables:
         board = self.board

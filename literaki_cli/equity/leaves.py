@@ -404,6 +404,11 @@ class RackLeaves:
     values: np.ndarray  # by sub-multiset number; the last is the whole rack
     sizes: np.ndarray  # tiles in each sub-multiset
 
+    def value_of(self, leave: str) -> float:
+        """The value of keeping ``leave`` (part of the rack): the very number the moves that
+        keep it get (read from the table, no kernel to load)."""
+        return float(self.values[int((rack_counts(leave) * self.place).sum())])
+
     def of_moves(self, records: np.ndarray) -> np.ndarray:
         """The leave value of every move record (compiled, one pass)."""
         out = np.empty(records.shape[0], dtype=np.float64)

@@ -145,9 +145,6 @@ class Game(TableGame):
         player = self.current if player is None else player
         return len(self.bag) >= self.variant.exchange_min_bag and self.exchanges_left[player] > 0
 
-    def rack_value(self, rack: str) -> int:
-        return sum(self.variant.value_of(t) for t in rack if t != BLANK)
-
     def tile_count(self) -> Counter:
         """Every tile of the game, wherever it is (bag, racks, board): conservation checks."""
         count = Counter(self.bag.tiles)
@@ -295,7 +292,7 @@ class Game(TableGame):
         for p in range(self.n_players):
             if p == out:
                 continue
-            value = self.rack_value(self.racks[p])
+            value = self.variant.rack_value(self.racks[p])
             gained += value
             self.scores[p] -= value
             self.adjustments.append(EndAdjustment(p, self.nick(p), self.racks[p], -value))
@@ -307,7 +304,7 @@ class Game(TableGame):
 
     def _finish_passes(self) -> None:
         for p in range(self.n_players):
-            value = self.rack_value(self.racks[p])
+            value = self.variant.rack_value(self.racks[p])
             self.scores[p] -= value
             self.adjustments.append(EndAdjustment(p, self.nick(p), self.racks[p], -value))
         self.over = True

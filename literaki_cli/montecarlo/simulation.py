@@ -101,9 +101,8 @@ class SimPosition:
     @classmethod
     def of(cls, position: Position, rack: str) -> SimPosition:
         opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
-        players = max(2, len(position.scores), len(position.racks))
-        if players != PLAYERS:
-            raise InputError(f"--sim simulates two-player games; the position has {players} players")
+        if position.players != PLAYERS:
+            raise InputError(f"--sim simulates two-player games; the position has {position.players} players")
         unseen = unseen_tiles(position.variant, position.board, [rack] + ([opponent] if opponent else []))
         spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
         return cls(position.variant, position.board, rack, opponent, sorted(unseen), spread)
@@ -197,12 +196,7 @@ class Simulator:
         self.equity = equity
         self.win_model = win_model
         self.plies = plies
-        self.tile_value = {letter: sim.variant.value_of(letter) for letter in sim.variant.tiles} | {BLANK: 0}
         self.forced_exchange_squares = sim.variant.effect_squares("forced-exchange")
-
-    def rack_value(self, rack: str) -> int:
-        """What the tiles of ``rack`` count at the end of the game (a blank 0)."""
-        return sum(self.tile_value[ch] for ch in rack)
 
     def forced_exchange(self, tiles, racks: list[str], bag: list[str], victim: int) -> None:
         """A new tile on a forced-exchange square (Literki's WYM) swaps the next player's rack for
@@ -239,7 +233,7 @@ class Simulator:
         last = 0  # who moved last: 0 the mover, 1 the opponent
         over = not racks[0] and not bag
         if over:
-            spread += 2 * self.rack_value(racks[1])
+            spread += 2 * self.variant.rack_value(racks[1])
         for ply in range(self.plies):
             if over:
                 break
@@ -268,10 +262,10 @@ class Simulator:
             bingos.append(bingo)
             last = mover
             if not racks[mover] and not bag:  # out: the other's tiles count twice
-                spread += sign * 2 * self.rack_value(racks[1 - mover])
+                spread += sign * 2 * self.variant.rack_value(racks[1 - mover])
                 over = True
             elif passes >= 2 * PLAYERS:  # two passes each: everyone loses their own tiles
-                spread += self.rack_value(racks[1]) - self.rack_value(racks[0])
+                spread += self.variant.rack_value(racks[1]) - self.variant.rack_value(racks[0])
                 over = True
         sign = 1 if last == 0 else -1
         if over:

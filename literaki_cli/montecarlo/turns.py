@@ -19,8 +19,8 @@ from literaki_cli.montecarlo.simulation import (
     EXCHANGE,
     PASS,
     PLACE,
+    PLAYERS,
     Candidate,
-    CandidateResult,
     SimPosition,
     simulate_candidates,
     static_candidates,
@@ -38,22 +38,15 @@ def played_candidate(played: MoveSummary, rack: str) -> Candidate:
     return Candidate.of_pass(rack, played.equity or 0.0)
 
 
-def _same(a: Candidate, b: Candidate) -> bool:
-    if a.kind != b.kind:
-        return False
-    if a.kind == PLACE:
-        return set(a.tiles) == set(b.tiles)
-    return sorted(a.exchange) == sorted(b.exchange)
-
-
-def _summary(result: CandidateResult) -> MoveSummary:
-    c = result.candidate
+def _summary(candidate: Candidate, equity: float | None = None) -> MoveSummary:
+    """A candidate as the review shows moves (``equity``: its simulated mean)."""
+    c = candidate
     if c.kind == PLACE:
-        return MoveSummary(REVIEW_PLACE, c.coord, c.word, c.score, result.equity[0], c.leave, None, c.bingo, c.display,
+        return MoveSummary(REVIEW_PLACE, c.coord, c.word, c.score, equity, c.leave, None, c.bingo, c.display,
                            frozenset(c.tiles))  # fmt: skip
     if c.kind == EXCHANGE:
-        return MoveSummary.of_exchange(c.exchange, c.leave, result.equity[0])
-    return MoveSummary(PASS, None, "-", 0, result.equity[0], c.leave)
+        return MoveSummary.of_exchange(c.exchange, c.leave, equity)
+    return MoveSummary(PASS, None, "-", 0, equity, c.leave)
 
 
 class TurnSimulator:
@@ -73,7 +66,7 @@ class TurnSimulator:
         self.interrupted = False
 
     def __call__(self, position: TurnPosition, review: TurnReview) -> MoveSummary | None:
-        if len(position.scores) != 2:
+        if len(position.scores) != PLAYERS:
             review.notes.append("not simulated: simulations are for two-player games")
             return None
         if self.interrupted:
@@ -81,9 +74,8 @@ class TurnSimulator:
             return None
         sim = SimPosition.of(position.position(), position.rack)
         candidates = static_candidates(sim, self.lexicon, self.equity, self.settings.candidates)
-        played = played_candidate(review.played, position.rack)
-        if not any(_same(played, c) for c in candidates):
-            candidates.append(played)
+        if not any(_summary(c).same_as(review.played) for c in candidates):
+            candidates.append(played_candidate(review.played, position.rack))
         result = simulate_candidates(sim, self.lexicon, self.equity, self.win_model, self.settings, candidates)
         if self.progress:
             self.progress(1)
@@ -93,7 +85,7 @@ class TurnSimulator:
             if not result.iterations:
                 return None
         best = result.candidates[0]
-        mine = next(r for r in result.candidates if _same(r.candidate, played))
+        mine = next(r for r in result.candidates if _summary(r.candidate).same_as(review.played))
         review.played_sim_equity = mine.equity[0]
         review.sim_equity_loss = max(0.0, best.equity[0] - mine.equity[0])
-        return _summary(best)
+        return _summary(best.candidate, best.equity[0])
