@@ -3,6 +3,7 @@ variable or the copy shipped with the package, and the tables of ``simulate`` ru
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -40,3 +41,17 @@ def scan_run_table(run_dir: Path, stem: str, columns: tuple[str, ...]):
     if missing:
         raise InputError(f"{path}: not a {stem} table of `literaki simulate` (no column {missing[0]!r})")
     return frame
+
+
+def board_run_settings(run_dir: Path, needs: str) -> dict:
+    """The settings a ``simulate`` run recorded (its run.json; {} without one: a board game of
+    Literaki is assumed), refusing a run of the letter grid, which has no ``needs``."""
+    try:
+        settings = json.loads((Path(run_dir) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    if settings.get("game", "literaki") != "literaki":
+        raise InputError(f"{run_dir}: a {settings.get('game')} run has no {needs}")
+    return settings

@@ -22,7 +22,6 @@ The aggregation runs in Polars over lazily scanned tables, so large runs stay wi
 from __future__ import annotations
 
 import datetime
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -30,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from literaki_cli.datafiles import scan_run_table
+from literaki_cli.datafiles import board_run_settings, scan_run_table
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.position import BLANK
 from literaki_cli.equity.leaves import (
@@ -257,13 +256,7 @@ def run_variant(run_dirs: list[Path]):
 
     seen = set()
     for run_dir in run_dirs:
-        path = Path(run_dir) / "run.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        if data.get("game", "literaki") != "literaki":
-            raise InputError(f"{run_dir}: a {data.get('game')} run has no racks to learn leaves from")
+        data = board_run_settings(run_dir, "racks to learn leaves from")
         seen.add((data.get("variant", "literaki"), data.get("rules")))
     if len(seen) > 1:
         raise InputError(f"the runs were played with different rules: {sorted(seen, key=str)}")

@@ -42,6 +42,7 @@ from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
 from literaki_cli.errors import InputError
 from literaki_cli.games.bag import unseen_tiles
+from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings
 
 #: Iterations per round: results are merged and the stopping rule is applied between rounds.
@@ -50,7 +51,6 @@ ROUND = 32
 TASK = 2
 #: The stopping rule waits for this many iterations (a few dozen lucky draws prove nothing).
 MIN_ITERATIONS_TO_STOP = 64
-PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 #: Simulations are of two-player games.
 PLAYERS = 2
 

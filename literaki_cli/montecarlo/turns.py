@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from literaki_cli.analysis.review import EXCHANGE as REVIEW_EXCHANGE
-from literaki_cli.analysis.review import PLACE as REVIEW_PLACE
 from literaki_cli.analysis.review import MoveSummary, TurnPosition, TurnReview
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.equity.equity import Equity
@@ -29,11 +27,11 @@ from literaki_cli.montecarlo.simulation import (
 
 def played_candidate(played: MoveSummary, rack: str) -> Candidate:
     """The move a player made, as a candidate to simulate."""
-    if played.kind == REVIEW_PLACE:
+    if played.kind == PLACE:
         tiles = tuple(sorted(played.tiles, key=lambda t: (t.row, t.col)))
         return Candidate(PLACE, played.coord, played.word, played.score, played.leave or "", played.equity or 0.0,
                          tiles, bingo=played.bingo, display=played.display or played.word)  # fmt: skip
-    if played.kind == REVIEW_EXCHANGE:
+    if played.kind == EXCHANGE:
         return Candidate.of_exchange(played.word[1:].lower(), played.leave or "", played.equity or 0.0)
     return Candidate.of_pass(rack, played.equity or 0.0)
 
@@ -42,7 +40,7 @@ def _summary(candidate: Candidate, equity: float | None = None) -> MoveSummary:
     """A candidate as the review shows moves (``equity``: its simulated mean)."""
     c = candidate
     if c.kind == PLACE:
-        return MoveSummary(REVIEW_PLACE, c.coord, c.word, c.score, equity, c.leave, None, c.bingo, c.display,
+        return MoveSummary(PLACE, c.coord, c.word, c.score, equity, c.leave, None, c.bingo, c.display,
                            frozenset(c.tiles))  # fmt: skip
     if c.kind == EXCHANGE:
         return MoveSummary.of_exchange(c.exchange, c.leave, equity)

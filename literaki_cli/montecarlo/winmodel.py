@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from literaki_cli.datafiles import chosen_file, scan_run_table
+from literaki_cli.datafiles import board_run_settings, chosen_file, scan_run_table
 from literaki_cli.errors import InputError, LiterakiError
 
 FORMAT = "literaki-win-model"
@@ -218,19 +218,6 @@ TURN_COLUMNS = ("gameID", "playerID", "turn", "totalscore", "oppscore", "tilesre
 PLAYER_COLUMNS = ("gameID", "player", "won", "draw")
 
 
-def _run_settings(run_dir: Path) -> dict:
-    """run.json of a run (what was played); a board game of Literaki is assumed without one."""
-    try:
-        settings = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(settings, dict):
-        return {}
-    if settings.get("game", "literaki") != "literaki":
-        raise InputError(f"{run_dir}: a {settings.get('game')} run has no bag (tilesremaining counts rounds there)")
-    return settings
-
-
 @dataclass
 class Outcomes:
     """Every usable turn, aggregated: per (fold, bag, spread) how many turns and how many wins."""
@@ -258,7 +245,7 @@ def read_outcomes(runs: list[Path], folds: int = FOLDS) -> Outcomes:
         run = Path(run)
         if not run.is_dir():
             raise InputError(f"{run}: no such run folder")
-        settings = _run_settings(run)
+        settings = board_run_settings(run, "bag (tilesremaining counts rounds there)")
         variants.add(settings.get("variant", "literaki"))
         run_id = pl.lit(index, dtype=pl.Int64).alias("run")
         turns = scan_run_table(run, "turns", TURN_COLUMNS)
