@@ -218,6 +218,19 @@ def _cross_checks(graph, rules, view):
 
 
 @njit(cache=True)
+def leave_number(cells, start, stop, place, whole):
+    """The number of a move's leave among the rack's sub-multisets (see
+    :func:`literaki_cli.equity.leaves.rack_places`): the whole rack's number ``whole`` minus the
+    place value of every tile the move lays in ``cells[start:stop]`` (a blank in slot 0)."""
+    index = whole
+    for k in range(start, stop):
+        cell = cells[k]
+        if cell & BOARD_FLAG == 0:
+            index -= place[BLANK_SLOT] if cell & BLANK_FLAG else place[cell & CODE_MASK]
+    return index
+
+
+@njit(cache=True)
 def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, cross_total, cells):
     """Write one move (the main word spans ``left..right`` of view row ``r``) if the rules allow it."""
     length = right - left + 1
@@ -236,12 +249,7 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
     out = sink.records
     n = sink.count[0]
     if sink.values.shape[0] > 0:  # best only: keep this move if its equity beats the best so far
-        index = sink.values.shape[0] - 1
-        for k in range(left, right + 1):
-            cell = cells[k]
-            if cell & BOARD_FLAG == 0:
-                index -= sink.place[BLANK_SLOT] if cell & BLANK_FLAG else sink.place[cell & CODE_MASK]
-        equity = score + sink.values[index]
+        equity = score + sink.values[leave_number(cells, left, right + 1, sink.place, sink.values.shape[0] - 1)]
         if n > 0 and equity <= sink.best[0]:
             return
         sink.best[0] = equity

@@ -36,7 +36,7 @@ from numba import njit
 
 from literaki_cli.datafiles import chosen_file
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.movegen import BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, rack_counts
+from literaki_cli.engine.movegen import BLANK_SLOT, CELLS, LENGTH, leave_number, rack_counts
 from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
 
@@ -236,13 +236,7 @@ def _move_leaves(records, place, values, out):
     every tile the move lays (a blank counts in slot 0)."""
     whole = values.shape[0] - 1
     for m in range(records.shape[0]):
-        index = whole
-        for k in range(records[m, LENGTH]):
-            cell = records[m, CELLS + k]
-            if cell & BOARD_FLAG:
-                continue
-            index -= place[BLANK_SLOT] if cell & BLANK_FLAG else place[cell & CODE_MASK]
-        out[m] = values[index]
+        out[m] = values[leave_number(records[m], CELLS, CELLS + records[m, LENGTH], place, whole)]
 
 
 # --------------------------------------------------------------------------- the table
