@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.move import rack_needs, take_from_rack
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
@@ -302,19 +300,18 @@ class BestMoves:
     def best(self, board: Board, rack: str, leaves: RackLeaves, bag: int,
              exchange_allowed: bool) -> tuple[MoveSummary, bool]:  # fmt: skip
         """(the best move, whether a bingo was available)."""
-        from literaki_cli.analysis.solve import found_move
-        from literaki_cli.engine.movegen import SCORE, TILES, MoveArrays
+        from literaki_cli.analysis.solve import best_by_equity, found_move
+        from literaki_cli.engine.movegen import SCORE, TILES
 
         arrays = self.generator.generate(board, rack)
         records = arrays.records
         best = None
         if len(arrays):
             values = leaves.of_moves(records)
-            equity = records[:, SCORE] + values
-            top = np.flatnonzero(equity == equity.max())
-            index = int(top[MoveArrays(records[top]).ranked()[0]]) if len(top) > 1 else int(top[0])
+            index = best_by_equity(arrays, values)
             best = MoveSummary.of_move(found_move(records[index], 1, board, self.variant, rack, values[index]))
-            best.equity, best.leave_value = float(equity[index]), float(values[index])  # unrounded
+            best.equity = float(records[index, SCORE] + values[index])  # unrounded
+            best.leave_value = float(values[index])
         if exchange_allowed:
             options = self.equity.exchanges(rack, bag, 1, leaves)
             if options and (best is None or options[0].equity > best.equity):

@@ -171,6 +171,14 @@ def found_move(
     )
 
 
+def best_by_equity(arrays: MoveArrays, leave_values: np.ndarray) -> int:
+    """The row of the best move by equity (score + leave value); among equals the first in the
+    order ``solve`` lists them (:meth:`MoveArrays.ranked`), without sorting every move."""
+    equity = arrays.records[:, SCORE] + leave_values
+    top = np.flatnonzero(equity == equity.max())
+    return int(top[MoveArrays(arrays.records[top]).ranked()[0]]) if len(top) > 1 else int(top[0])
+
+
 def check_ranking(by: str) -> None:
     """``by`` must be one of :data:`RANKINGS` (InputError naming it otherwise)."""
     if by not in RANKINGS:

@@ -483,10 +483,7 @@ class PlaySession:
         self.say("exchanged", tiles=chosen.upper(), left=game.exchanges_left[0])
 
     def hint(self) -> None:
-        import numpy as np
-
-        from literaki_cli.analysis.solve import found_move
-        from literaki_cli.engine.movegen import SCORE
+        from literaki_cli.analysis.solve import best_by_equity, found_move
 
         game = self.game
         rack = game.racks[0]
@@ -495,8 +492,7 @@ class PlaySession:
             self.say("no_hint")
             return
         leave_values = self.hint_equity.leave_values(moves.records, rack, len(game.bag))
-        order = moves.ranked()  # ties of equity go to the higher score, as in solve
-        best_index = order[int(np.argmax(moves.records[order, SCORE] + leave_values[order]))]
+        best_index = best_by_equity(moves, leave_values)
         best = found_move(moves.records[best_index], 1, game.board, self.variant, rack, leave_values[best_index])
         self.say("hint", coord=best.coord, word=best.display, score=best.score, equity=f"{best.equity:.1f}",
                  leave=best.leave.upper() or "-")  # fmt: skip
