@@ -99,6 +99,30 @@ def tiles_in_bag(position: Position, rack: str) -> int:
     return max(0, unseen - (players - 1 - len(opponents)) * variant.rack_size)
 
 
+def endgame_start(position: Position, rack: str) -> tuple[tuple[str, str], int]:
+    """What an endgame starts from: the racks (the mover's, then the opponent's: as the position
+    states it, else every unseen tile) and the passes in a row before it (the position's count
+    of zero-scoring turns: with an empty bag only a pass scores nothing).  InputError unless
+    the game is for two, the bag is empty and the game is not over."""
+    from literaki_cli.endgame.solver import PASSES_TO_END, PLAYERS
+    from literaki_cli.games.bag import unseen_tiles
+
+    if position.players != PLAYERS:
+        raise InputError(f"--endgame solves two-player games; the position has {position.players} players")
+    bag = tiles_in_bag(position, rack)
+    if bag:
+        raise InputError(f"--endgame needs an empty bag, and {bag} tiles are still in it (the unseen tiles are "
+                         "more than the opponent's rack)")  # fmt: skip
+    stated = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
+    opponent = stated or "".join(unseen_tiles(position.variant, position.board, [rack]))
+    if not opponent:
+        raise InputError("the game is over: the opponent has no tiles left (they went out)")
+    if position.zero_turns >= PASSES_TO_END:
+        raise InputError(f"the game is over: {position.zero_turns} zero-scoring turns in a row (passes), "
+                         f"{PASSES_TO_END} end it")  # fmt: skip
+    return (rack, opponent), position.zero_turns
+
+
 def solve_filters(
     variant: Variant,
     min_tiles: int = 0,

@@ -19,7 +19,6 @@ from literaki_cli.engine.coords import parse_square, position_name
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile, placed_tile, rack_needs, take_from_rack
 from literaki_cli.engine.movegen import (
-    BLANK_FLAG,
     BOARD_FLAG,
     CELLS,
     CODE_MASK,
@@ -32,6 +31,7 @@ from literaki_cli.engine.movegen import (
     MoveArrays,
     MoveGenerator,
     record_tiles,
+    record_words,
     warm_up,
 )
 from literaki_cli.engine.scoring import WordScore, score_tiles
@@ -140,15 +140,9 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
 def found_move(
     rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str, leave_value: float = 0.0
 ) -> FoundMove:
-    r, c, d, n = int(rec[ROW]), int(rec[COL]), int(rec[DIR]), int(rec[LENGTH])
+    r, c, d = int(rec[ROW]), int(rec[COL]), int(rec[DIR])
     tiles, _ = record_tiles(rec)
-    word, display = [], []
-    for k in range(n):
-        cell = int(rec[CELLS + k])
-        letter = alphabet.LETTER_OF[cell & CODE_MASK]
-        shown = letter if cell & BLANK_FLAG else letter.upper()
-        word.append(shown)
-        display.append(f"({shown})" if cell & BOARD_FLAG else shown)
+    word, display = record_words(rec)
     scored = score_tiles(board, variant, tiles, d)
     if scored.total != int(rec[SCORE]) or scored.problems:
         raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {int(rec[SCORE])}, "
@@ -160,8 +154,8 @@ def found_move(
         row=r,
         col=c,
         direction=d,
-        word="".join(word),
-        display="".join(display).replace(")(", ""),
+        word=word,
+        display=display,
         score=int(rec[SCORE]),
         tiles=tiles,
         leave=leave,

@@ -48,7 +48,8 @@ SOLVE_EPILOG = (
     "  literaki solve game.cgp --min-tiles 5 --word-contains RZ --at h8\n"
     "  literaki solve game.cgp --by score        highest score first, leaves ignored\n"
     "  literaki solve game.cgp --sim --iterations 500 --stop 95\n"
-    "                                            simulate the 10 best two turns ahead\n\n"
+    "                                            simulate the 10 best two turns ahead\n"
+    "  literaki solve endgame.cgp --endgame      the exact best play once the bag is empty\n\n"
     "Moves are ranked by equity = score + the value of the tiles kept (learned leave values; "
     "--leaves FILE or $LITERAKI_LEAVES for others); the best exchanges are listed among them "
     "while the bag allows one.  On an empty board that is its own mirror image, the ranked "
@@ -57,8 +58,17 @@ SOLVE_EPILOG = (
     "the opponent's rack drawn from the unseen tiles (a rack the CGP states is kept), then --plies "
     "turns of best static replies; each candidate is valued by the spread it leads to plus the last "
     "leave, and by its chance to win (docs/simulation.md).  Every candidate sees the same futures, "
-    "and a --seed gives the same answer whatever --workers is.  Ctrl-C shows the results so far.\n"
+    "and a --seed gives the same answer whatever --workers is.  Ctrl-C shows the results so far.\n\n"
+    "--endgame (bag empty: the opponent holds the unseen tiles, or the rack the CGP states) searches "
+    "every move and pass of both players to the end of the game, with the end rules, and shows the "
+    "exact value (spread change) of the best --top first moves and the principal variation "
+    "(docs/endgame.md).  --depth and --time give the best answer found within the limit, marked "
+    "not exact; Ctrl-C shows the last complete iteration's.\n"
 )
+
+#: Moves ``solve`` lists, and first moves ``--endgame`` values exactly, unless --top says otherwise.
+TOP = 20
+ENDGAME_TOP = 5
 
 SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candidates a few turns ahead.")]
 
@@ -67,7 +77,10 @@ SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candid
 def solve_command(
     position: PositionArgument,
     rack: RackOption = None,
-    top: Annotated[int, typer.Option("--top", "-n", min=1, help="How many moves to show.")] = 20,
+    top: Annotated[
+        int | None,
+        typer.Option("--top", "-n", min=1, help=f"How many moves to show [default: {TOP}; --endgame: {ENDGAME_TOP}]."),
+    ] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every move.")] = False,
     json_out: JsonOption = False,
     min_tiles: Annotated[int, typer.Option(min=0, help="Only moves laying at least N tiles.")] = 0,
@@ -92,6 +105,16 @@ def solve_command(
     win_model: Annotated[
         Path | None, typer.Option("--win-model", help="--sim: win-probability model file (default: the shipped one).")
     ] = None,
+    endgame: Annotated[
+        bool, typer.Option("--endgame", help="Solve the endgame exactly (the bag must be empty).")
+    ] = False,
+    depth: Annotated[
+        int | None, typer.Option("--depth", min=1, help="--endgame: search at most this many plies (not exact).")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option("--time", min=0.001, help="--endgame: stop after about this many seconds (best so far)."),
+    ] = None,
     image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
@@ -102,6 +125,7 @@ def solve_command(
     """Every legal move for a position and rack, best first."""
     from literaki_cli.analysis.positionquery import (
         checked_rack,
+        endgame_start,
         solve_filters,
         solve_record,
         solving_rack,
@@ -115,28 +139,40 @@ def solve_command(
     check_ranking(by)  # before the position and the lexicon are read
     refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, workers=workers,
                        stop=stop, win_model=win_model)  # fmt: skip
+    limits = [name for name, value in (("--depth", depth), ("--time", seconds)) if value is not None]
+    if limits and not endgame:
+        raise InputError(f"{', '.join(limits)}: only with --endgame")
+    listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
+               ("--word-contains", word_contains), ("--at", at), ("--only-bingos", only_bingos),
+               ("--popular", popular), ("--image", image))  # fmt: skip
+    listing_only = [name for name, given in listing if given]
+    if sim and endgame:
+        raise InputError("--sim and --endgame: choose one (with an empty bag, --endgame is exact)")
     if sim:
         settings = SimSettings(iterations, candidates, plies, seed, workers, stop)
         settings.check()
-        listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
-                   ("--word-contains", word_contains), ("--at", at), ("--only-bingos", only_bingos),
-                   ("--popular", popular), ("--image", image))  # fmt: skip
-        listing_only = [name for name, given in listing if given]
         if listing_only:
             raise InputError(f"--sim does not take {', '.join(listing_only)}: it simulates the best --candidates "
                              "moves by equity over the whole lexicon")  # fmt: skip
+    if endgame and listing_only:
+        raise InputError(f"--endgame does not take {', '.join(listing_only)}: it searches every move of both "
+                         "players over the whole lexicon")  # fmt: skip
 
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     the_rack = solving_rack(pos, given_rack)
+    if endgame:
+        racks, passes = endgame_start(pos, the_rack)
+        _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out)
+        return
     filters = solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)
     equity = Equity(open_leaves(leaves), pos.variant)
     lex = Lexicon.open(lexicon)
     if sim:
         _simulate(pos, the_rack, lex, equity, settings, win_model, json_out)
         return
-    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top, filters, popular,
+    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top or TOP, filters, popular,
                    fold_mirrors=not show_all, equity=equity, bag=tiles_in_bag(pos, the_rack), by=by,
                    exchanges=exchanges)  # fmt: skip
     if image is not None and result.moves:
@@ -250,3 +286,58 @@ def _print_sim(result, rack: str) -> None:
 
 def _exchange_text(exchange) -> str:
     return f"{exchange.tiles.upper()} (keeping {exchange.keep.upper() or 'nothing'})"
+
+
+def _solve_endgame(position, racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None,
+                   keep: int, json_out: bool) -> None:  # fmt: skip
+    from literaki_cli.endgame.solver import EndgameSolver
+
+    solver = EndgameSolver(lexicon, position.variant)
+    result = solver.solve(position.board, racks, passes, depth=depth, seconds=seconds, keep=keep)
+    if json_out:
+        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+    else:
+        _print_endgame(result, racks, passes)
+    if result.interrupted:
+        typer.echo(f"interrupted: the best of the last complete search, {result.depth} plies deep", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _print_endgame(result, racks: tuple[str, str], passes: int) -> None:
+    from rich.table import Table
+
+    console = output_console()
+    plies = f"{result.depth} ply" if result.depth == 1 else f"{result.depth} plies"
+    how = "exact" if result.exact else f"NOT exact: the best found {plies} deep"
+    console.print(f"endgame: rack {racks[0].upper()} to move, opponent {racks[1].upper()}"
+                  + (f", after {passes} passes in a row" if passes else "")
+                  + f"; {how}; {result.nodes:,} nodes in {result.seconds:.2f} s")  # fmt: skip
+    found = "" if result.exact else ", as found"
+    table = Table(title=f"best first moves (value: spread change to the end of the game{found})")
+    for name, justify in (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"),
+                          ("value", "right")):  # fmt: skip
+        table.add_column(name, justify=justify)
+    for number, move in enumerate(result.moves, 1):
+        table.add_row(str(number), move.coord or "-", "pass" if move.is_pass else move.display, str(move.score),
+                      f"{move.value:+d}")  # fmt: skip
+    console.print(table)
+    line = Table(title="principal variation (both sides' best play)")
+    for name, justify in (("ply", "right"), ("player", "left"), ("coord", "left"), ("move", "left"),
+                          ("score", "right"), ("spread", "right")):  # fmt: skip
+        line.add_column(name, justify=justify)
+    spread = 0
+    for ply, move in enumerate(result.pv, 1):
+        spread += move.score if move.player == 1 else -move.score
+        line.add_row(str(ply), "to move" if move.player == 1 else "opponent", move.coord or "-",
+                     "pass" if move.is_pass else move.display, str(move.score), f"{spread:+d}")  # fmt: skip
+    console.print(line)
+    first, second = result.end_points
+    if result.ended_by == "out":
+        who = "the player to move" if first > 0 else "the opponent"
+        console.print(f"{who} goes out: {max(first, second):+d} for the tiles left on the other rack, which loses "
+                      f"{min(first, second):+d}")  # fmt: skip
+    elif result.ended_by == "passes":
+        console.print(f"the game ends by passes: each loses the value of their own tiles ({first:+d} and {second:+d})")
+    else:
+        console.print("the line stops at the depth searched")
+    console.print(f"spread change for the player to move: {spread + first - second:+d}")

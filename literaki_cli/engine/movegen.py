@@ -637,6 +637,19 @@ def record_tiles(rec: np.ndarray) -> tuple[list[Tile], int]:
     return tiles, d
 
 
+def record_words(rec: np.ndarray) -> tuple[str, str]:
+    """The main word of a move record: new tiles upper case, blanks lower case; and the same
+    with the tiles already on the board in parentheses (``KO(T)``)."""
+    word, display = [], []
+    for k in range(int(rec[LENGTH])):
+        cell = int(rec[CELLS + k])
+        letter = alphabet.LETTER_OF[cell & CODE_MASK]
+        shown = letter if cell & BLANK_FLAG else letter.upper()
+        word.append(shown)
+        display.append(f"({shown})" if cell & BOARD_FLAG else shown)
+    return "".join(word), "".join(display).replace(")(", "")
+
+
 def covers_any(records: np.ndarray, squares: set[tuple[int, int]], shape: tuple[int, int]) -> np.ndarray:
     """For each move record: does it lay a new tile on one of ``squares``?  (Vectorised.)"""
     n_rows, n_cols = shape
@@ -770,6 +783,7 @@ __all__ = [
     "board_views",
     "rack_counts",
     "record_tiles",
+    "record_words",
     "warm_up",
     "START",
     "END",

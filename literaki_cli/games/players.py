@@ -37,6 +37,7 @@ from literaki_cli.games.common import seat_nicknames
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Action, Game
 
 if TYPE_CHECKING:
+    from literaki_cli.endgame.solver import EndgameSolver
     from literaki_cli.equity.equity import Equity
 
 #: A level's ``leaves`` key: no leave values, or the default file (``--leaves``,
@@ -58,6 +59,12 @@ class Level:
     forced_exchange_bonus: float = 0.0  # equity added to a move that forces the next player to exchange
     leaves: str = DEFAULT_LEAVES  # "none", "default" or a leave file's path
     unload_last_rounds: bool = False  # in the last rounds play the move laying the most tile value
+    endgame_seconds: float = 0.0  # > 0: once the bag is empty, the exact endgame search with this time per move
+    endgame_nodes: int = 0  # > 0: the same with this many nodes per move (the same move on every machine)
+
+    @property
+    def solves_endgames(self) -> bool:
+        return self.endgame_seconds > 0 or self.endgame_nodes > 0
 
     @property
     def always_best(self) -> bool:
@@ -86,6 +93,8 @@ QUANTILE_MAX = 1e6
 QUANTILE_MIN_POSITIVE = 1e-6
 SCORE_BOUND = 100_000
 KEEP_MAX_BOUND = 100
+ENDGAME_SECONDS_BOUND = 3600.0
+ENDGAME_NODES_BOUND = 10**10
 LEVEL_KEYS = (
     "title",
     "vocabulary",
@@ -96,6 +105,8 @@ LEVEL_KEYS = (
     "forced_exchange_bonus",
     "leaves",
     "unload_last_rounds",
+    "endgame_seconds",
+    "endgame_nodes",
 )
 
 
@@ -148,6 +159,8 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
         whole_number(spec.get("keep_max", 0), f"{where}: key 'keep_max'", 0, KEEP_MAX_BOUND),
         finite_number(spec.get("forced_exchange_bonus", 0.0), f"{where}: key 'forced_exchange_bonus'", -SCORE_BOUND,
                 SCORE_BOUND), leaves, _flag(spec, "unload_last_rounds", where),
+        finite_number(spec.get("endgame_seconds", 0.0), f"{where}: key 'endgame_seconds'", 0, ENDGAME_SECONDS_BOUND),
+        whole_number(spec.get("endgame_nodes", 0), f"{where}: key 'endgame_nodes'", 0, ENDGAME_NODES_BOUND),
     )  # fmt: skip
 
 
@@ -183,14 +196,18 @@ class ComputerPlayer:
     With ``equity`` (leave values) it ranks placements by equity and counts the best exchange
     as one more candidate; without, it ranks by score, as the online game's levels do."""
 
-    def __init__(self, name: str, level: Level, generator: MoveGenerator, equity: Equity | None = None):
+    def __init__(self, name: str, level: Level, generator: MoveGenerator, equity: Equity | None = None,
+                 endgame: EndgameSolver | None = None):  # fmt: skip
         self.name = name
         self.level = level
         self.generator = generator
         self.equity = equity
+        self.endgame = endgame  # the exact search once the bag is empty (two-player games)
 
     def choose(self, game: Game) -> Action:
         rack = game.racks[game.current]
+        if self.endgame is not None and not game.bag and game.n_players == 2:
+            return self._endgame_move(game, rack)
         moves = self.generator.generate(game.board, rack)
         n = len(moves)
         can_exchange = game.can_exchange()
@@ -227,6 +244,17 @@ class ComputerPlayer:
             return Action(EXCHANGE, exchange=exchange.tiles, equity=exchange.equity)
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
+
+    def _endgame_move(self, game: Game, rack: str) -> Action:
+        """The best move of the endgame search within the level's limits (both racks are known
+        once the bag is empty); the equity recorded is its value, the spread change to the end."""
+        opponent = game.racks[1 - game.current]
+        result = self.endgame.solve(game.board, (rack, opponent), game.passes_in_row,
+                                    seconds=self.level.endgame_seconds or None, nodes=self.level.endgame_nodes or None,
+                                    keep=1, line=False)  # fmt: skip
+        if result.best.is_pass:
+            return Action(PASS, equity=float(result.value))
+        return Action(PLACE, tuple(result.best.tiles), result.best.direction, equity=float(result.value))
 
     def _effect_bonus(self, game: Game, moves) -> np.ndarray | float:
         """``forced_exchange_bonus`` for moves that lay a tile on a WYM square while the bag is
@@ -275,10 +303,17 @@ def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], l
     """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2);
     ``leaves``: the leave file of levels whose ``leaves`` is "default"."""
     generators: dict[str, MoveGenerator] = {}
+    solvers: dict[str, EndgameSolver] = {}
     players = []
     for spec, nick in zip(specs, seat_nicknames(specs), strict=True):
         level = level_named(spec, levels)
+        popular = level.vocabulary == "popular"
         if level.vocabulary not in generators:
-            generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=level.vocabulary == "popular")
-        players.append(ComputerPlayer(nick, level, generators[level.vocabulary], level_equity(level, variant, leaves)))
+            generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=popular)
+        if level.solves_endgames and len(specs) == 2 and level.vocabulary not in solvers:
+            from literaki_cli.endgame.solver import EndgameSolver
+
+            solvers[level.vocabulary] = EndgameSolver(lexicon, variant, popular=popular)
+        players.append(ComputerPlayer(nick, level, generators[level.vocabulary], level_equity(level, variant, leaves),
+                                      solvers.get(level.vocabulary) if level.solves_endgames else None))  # fmt: skip
     return players

@@ -1,0 +1,470 @@
+"""The compiled endgame search: negamax with alpha-beta over every placement and the pass, a
+transposition table, and the move generator's own kernels for the moves of each node.
+
+Once the bag is empty both racks are known, so the rest of the game is a two-player game of
+perfect information.  A node is (board, both racks, the player to move, the passes in a row);
+its value is the spread change from there to the end of the game for the player to move, with
+the end rules: going out gains the opponent's leftover values and the opponent loses them (so
+the spread moves by twice their value); once ``passes_to_end`` passes come in a row, each
+player loses their own leftovers.
+
+The search is exact when no node was cut at the depth limit: every node counts the *horizon*
+(nodes valued by the depth-limit heuristic, or by a table entry that was) and stores its value
+as *solved* (valid at every depth) when no horizon was met below it.  The driver deepens until
+a search meets no horizon at all (:mod:`literaki_cli.endgame.solver`).
+
+Kernels only: the board and racks live in :class:`SearchState` arrays that the search changes
+and restores in place; the rules, the lexicon and the hash keys in one :class:`SearchTables`.
+The search keeps its own stack of frames (numba's cached code crashes on recursion), and each
+node's moves sit one after another on one move stack.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, objmode
+
+from literaki_cli.engine.movegen import (
+    BLANK_FLAG,
+    BLANK_SLOT,
+    BOARD_FLAG,
+    CELLS,
+    CODE_MASK,
+    COL,
+    DIR,
+    LENGTH,
+    RECORD_WIDTH,
+    ROW,
+    SCORE,
+    TILES,
+    BoardView,
+    KernelRules,
+    LexiconGraph,
+    MoveSink,
+    _generate_view,
+)
+from literaki_cli.engine.variant import ACROSS, DOWN
+
+#: Larger than any spread: the search window's open ends.
+INFINITY = np.int64(1 << 40)
+#: What a table entry's value is: the node's value, at least it, or at most it.
+EXACT, LOWER, UPPER = 0, 1, 2
+#: The depth of a table entry whose value holds at every depth (no horizon below it).
+SOLVED = 1 << 14
+#: The steps of the search loop: enter a node, try its next move, take a child's value.
+ENTER, NEXT, RESULT = 0, 1, 2
+#: Indexes of SearchState.counters.
+NODES, HORIZON, ABORTED, CHECKS = 0, 1, 2, 3
+#: Nodes between two looks at the clock.
+CLOCK_EVERY = 256
+#: The most plies a search may go down (a game from an empty bag is far shorter: see the solver).
+MAX_PLY = 80
+#: Move records the generator's buffer and the search's move stack start with (both grow).
+PLY_CAPACITY = 4096
+
+
+class SearchTables(NamedTuple):
+    """What stays fixed during a search: the rules, the lexicon and the hash keys."""
+
+    graph: LexiconGraph
+    rules: KernelRules
+    across_map: np.ndarray  # int64 [rows, cols]: square index of each square of the across view
+    down_map: np.ndarray  # int64 [cols, rows]: the same for the down view
+    square_keys: np.ndarray  # uint64 [squares, 128]: Zobrist key of letter code + 64 * blank on a square
+    rack_keys: np.ndarray  # uint64 [2, 64, 16]: key of player, rack slot, count
+    side_keys: np.ndarray  # uint64 [2]
+    pass_keys: np.ndarray  # uint64 [passes_to_end]
+    slot_value: np.ndarray  # int64 [64]: a rack slot's value at the end of the game (blank slot 0)
+    passes_to_end: int  # passes in a row that end the game (twice the players)
+
+
+class SearchState(NamedTuple):
+    """The position the search stands on (changed and restored in place) and its work space."""
+
+    across_letters: np.ndarray  # int8 [rows, cols]
+    across_blanks: np.ndarray  # bool
+    down_letters: np.ndarray  # int8 [cols, rows]: the transposed board, kept in step
+    down_blanks: np.ndarray
+    racks: np.ndarray  # int64 [2, 64]: tile counts by slot (slot 0: blanks)
+    key: np.ndarray  # uint64 [1]: hash of board and racks (not side or passes)
+    moves: np.ndarray  # int32 [capacity, RECORD_WIDTH]: where the generator writes a node's moves
+    generated: np.ndarray  # int64 [1]: the generator's move count
+    no_places: np.ndarray  # int64 [64]: the sink's unused leave numbering
+    no_values: np.ndarray  # float64 [0]: every move written
+    no_best: np.ndarray  # float64 [1]
+    tt_key: np.ndarray  # uint64 [size]: the transposition table (size a power of two)
+    tt_value: np.ndarray  # int64
+    tt_flag: np.ndarray  # int8: EXACT, LOWER or UPPER
+    tt_depth: np.ndarray  # int16: depth searched, SOLVED for every depth
+    tt_move: np.ndarray  # int32: best move's index in the node's generated list (the count: pass)
+    counters: np.ndarray  # int64 [4]: NODES, HORIZON, ABORTED, CHECKS
+    limits: np.ndarray  # float64 [2]: the perf_counter time and the node count to stop at (inf: none)
+
+
+@njit(cache=True)
+def _clock():
+    with objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+@njit(cache=True)
+def rack_value(tables, state, side):
+    """What the rack of ``side`` counts at the end of the game."""
+    total = np.int64(0)
+    rack = state.racks[side]
+    for slot in range(64):
+        total += rack[slot] * tables.slot_value[slot]
+    return total
+
+
+@njit(cache=True)
+def rack_tiles(state, side):
+    total = np.int64(0)
+    rack = state.racks[side]
+    for slot in range(64):
+        total += rack[slot]
+    return total
+
+
+@njit(cache=True)
+def full_key(tables, state):
+    """The hash of the board and both racks, from scratch."""
+    key = np.uint64(0)
+    letters = state.across_letters
+    rows, cols = letters.shape
+    for r in range(rows):
+        for c in range(cols):
+            code = np.int64(letters[r, c])
+            if code != 0:
+                key ^= tables.square_keys[tables.across_map[r, c], code + 64 * np.int64(state.across_blanks[r, c])]
+    for side in range(2):
+        for slot in range(64):
+            key ^= tables.rack_keys[side, slot, state.racks[side, slot]]
+    return key
+
+
+@njit(cache=True)
+def _lay(tables, state, side, rec, sign):
+    """Lay the new tiles of ``rec`` from the rack of ``side`` (sign 1), or take them back (-1)."""
+    r0, c0, d, n = np.int64(rec[ROW]), np.int64(rec[COL]), rec[DIR], rec[LENGTH]
+    rack = state.racks[side]
+    key = state.key[0]
+    for k in range(n):
+        cell = np.int64(rec[CELLS + k])
+        if cell & BOARD_FLAG:
+            continue
+        r, c = (r0, c0 + k) if d == ACROSS else (r0 + k, c0)
+        code = cell & CODE_MASK
+        blank = (cell & BLANK_FLAG) != 0
+        slot = BLANK_SLOT if blank else code
+        key ^= tables.square_keys[tables.across_map[r, c], code + 64 * np.int64(blank)]
+        key ^= tables.rack_keys[side, slot, rack[slot]]
+        if sign > 0:
+            rack[slot] -= 1
+            state.across_letters[r, c] = code
+            state.across_blanks[r, c] = blank
+            state.down_letters[c, r] = code
+            state.down_blanks[c, r] = blank
+        else:
+            rack[slot] += 1
+            state.across_letters[r, c] = 0
+            state.across_blanks[r, c] = False
+            state.down_letters[c, r] = 0
+            state.down_blanks[c, r] = False
+        key ^= tables.rack_keys[side, slot, rack[slot]]
+    state.key[0] = key
+
+
+@njit(cache=True)
+def play(tables, state, side, rec):
+    _lay(tables, state, side, rec, 1)
+
+
+@njit(cache=True)
+def take_back(tables, state, side, rec):
+    _lay(tables, state, side, rec, -1)
+
+
+@njit(cache=True)
+def generate(tables, state, side):
+    """Every placement for the rack of ``side`` on the board now: the generator's buffer (grown
+    when too small) and the count."""
+    across = BoardView(state.across_letters, state.across_blanks, tables.across_map, ACROSS, False, -1, -1)
+    down = BoardView(state.down_letters, state.down_blanks, tables.down_map, DOWN, True, -1, -1)
+    records = state.moves
+    while True:
+        state.generated[0] = 0
+        sink = MoveSink(records, state.generated, state.no_places, state.no_values, state.no_best)
+        _generate_view(tables.graph, tables.rules, across, state.racks[side], sink)
+        _generate_view(tables.graph, tables.rules, down, state.racks[side], sink)
+        n = state.generated[0]
+        if n <= records.shape[0]:
+            return records, n
+        records = np.zeros((2 * n, RECORD_WIDTH), dtype=np.int32)
+
+
+@njit(cache=True)
+def placements(tables, state, side):
+    """A copy of every placement for ``side`` (for the solver's first moves)."""
+    records, n = generate(tables, state, side)
+    return records[:n].copy()
+
+
+@njit(cache=True)
+def horizon_value(tables, state, side):
+    """A node cut at the depth limit: each side is charged what its rack holds (the tiles it
+    may be left with), the only estimate that needs no move generation."""
+    return rack_value(tables, state, 1 - side) - rack_value(tables, state, side)
+
+
+@njit(cache=True)
+def _out_of_time(state):
+    counters = state.counters
+    if counters[ABORTED]:
+        return True
+    counters[CHECKS] += 1
+    if counters[NODES] > state.limits[1]:
+        counters[ABORTED] = 1
+        return True
+    # The clock is read even without a deadline: that is where Python sees a Ctrl-C.
+    if counters[CHECKS] % CLOCK_EVERY == 0 and _clock() > state.limits[0]:
+        counters[ABORTED] = 1
+        return True
+    return False
+
+
+@njit(cache=True)
+def _node_key(tables, state, side, passes):
+    return state.key[0] ^ tables.side_keys[side] ^ tables.pass_keys[passes]
+
+
+@njit(cache=True)
+def _order_moves(stack, start, n, mine, their_value, remembered, order):
+    """Write into ``order[start:start + n]`` the order to try the node's ``n`` moves in (the
+    last, index n - 1, is the pass): the table's best move first, then by score (going out
+    counted with the opponent's leftovers twice), then by tiles laid; the pass last."""
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n - 1):
+        rec = stack[start + i]
+        score = np.int64(rec[SCORE])
+        if rec[TILES] == mine:
+            score += 2 * their_value
+        keys[i] = score * 64 + rec[TILES]
+    keys[n - 1] = -INFINITY
+    if 0 <= remembered < n:
+        keys[remembered] = INFINITY
+    order[start : start + n] = np.argsort(-keys, kind="mergesort")
+
+
+@njit(cache=True)
+def search_root(tables, state, moves, order, depth, keep, side, passes, values, exact):
+    """Value the first ``moves`` (records; LENGTH 0 is the pass) in ``order`` to ``depth``
+    plies, for ``side`` to move after ``passes`` passes in a row: the best ``keep`` get their
+    value exactly (``exact`` set), the others a bound at most the ``keep``-th best.  Moves not
+    reached before the deadline keep their ``values``.
+
+    Below the first moves: negamax with alpha-beta (fail-soft), a null window for every move
+    after a node's first (searched again in full when it beats alpha), and the table."""
+    counters = state.counters
+    n_root = moves.shape[0]
+    stack = np.zeros((max(4 * n_root, PLY_CAPACITY), RECORD_WIDTH), dtype=np.int32)
+    order_stack = np.zeros(stack.shape[0], dtype=np.int64)
+    stack[:n_root] = moves
+    order_stack[:n_root] = order
+    f_side = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_passes = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_depth = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_alpha = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_beta = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_alpha0 = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_best = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_best_move = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_key = np.zeros(MAX_PLY + 1, dtype=np.uint64)
+    f_slot = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_horizon = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_start = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_count = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_next = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_mine = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_my_value = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_their_value = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_move = np.zeros(MAX_PLY + 1, dtype=np.int64)  # the move being searched (index in the node's list)
+    f_score = np.zeros(MAX_PLY + 1, dtype=np.int64)
+    f_played = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # its tiles are on the board
+    f_probe = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # it was searched with a null window
+    top = np.full(keep, -INFINITY, dtype=np.int64)  # the root's best values so far, highest first
+
+    f_side[0] = side
+    f_passes[0] = passes
+    f_depth[0] = depth
+    f_count[0] = n_root
+    f_mine[0] = rack_tiles(state, side)
+    f_my_value[0] = rack_value(tables, state, side)
+    f_their_value[0] = rack_value(tables, state, 1 - side)
+    f_beta[0] = INFINITY
+    p = 0
+    child_value = np.int64(0)
+    step = NEXT
+    while True:
+        if step == ENTER:  # the node at ply p: its side, passes, depth and window are set
+            counters[NODES] += 1
+            if _out_of_time(state):
+                break
+            s = f_side[p]
+            if f_depth[p] <= 0:
+                counters[HORIZON] += 1
+                child_value = horizon_value(tables, state, s)
+                p -= 1
+                step = RESULT
+                continue
+            key = _node_key(tables, state, s, f_passes[p])
+            slot = np.int64(key & np.uint64(state.tt_key.shape[0] - 1))
+            remembered = -1
+            if state.tt_key[slot] == key:
+                remembered = state.tt_move[slot]
+                stored = state.tt_depth[slot]
+                if stored >= f_depth[p]:
+                    value = state.tt_value[slot]
+                    flag = state.tt_flag[slot]
+                    if (flag == EXACT or (flag == LOWER and value >= f_beta[p])
+                            or (flag == UPPER and value <= f_alpha[p])):  # fmt: skip
+                        if stored != SOLVED:
+                            counters[HORIZON] += 1
+                        child_value = value
+                        p -= 1
+                        step = RESULT
+                        continue
+            f_key[p] = key
+            f_slot[p] = slot
+            f_horizon[p] = counters[HORIZON]
+            f_mine[p] = rack_tiles(state, s)
+            f_my_value[p] = rack_value(tables, state, s)
+            f_their_value[p] = rack_value(tables, state, 1 - s)
+            records, n = generate(tables, state, s)
+            start = f_start[p - 1] + f_count[p - 1]
+            if start + n + 1 > stack.shape[0]:
+                bigger = np.zeros((2 * (start + n + 1), RECORD_WIDTH), dtype=np.int32)
+                bigger[:start] = stack[:start]
+                stack = bigger
+                bigger_order = np.zeros(bigger.shape[0], dtype=np.int64)
+                bigger_order[:start] = order_stack[:start]
+                order_stack = bigger_order
+            stack[start : start + n] = records[:n]
+            stack[start + n] = 0  # the pass
+            f_start[p] = start
+            f_count[p] = n + 1
+            _order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack)
+            f_next[p] = 0
+            f_best[p] = -INFINITY
+            f_best_move[p] = n
+            f_alpha0[p] = f_alpha[p]
+            step = NEXT
+            continue
+
+        if step == NEXT:  # try the next move of the node at ply p, or finish it
+            if f_next[p] == f_count[p]:
+                if p == 0:
+                    break
+                flag = UPPER if f_best[p] <= f_alpha0[p] else LOWER if f_best[p] >= f_beta[p] else EXACT
+                slot = f_slot[p]
+                state.tt_key[slot] = f_key[p]
+                state.tt_value[slot] = f_best[p]
+                state.tt_flag[slot] = flag
+                state.tt_depth[slot] = SOLVED if counters[HORIZON] == f_horizon[p] else f_depth[p]
+                state.tt_move[slot] = f_best_move[p]
+                child_value = f_best[p]
+                p -= 1
+                step = RESULT
+                continue
+            j = order_stack[f_start[p] + f_next[p]]
+            f_next[p] += 1
+            f_move[p] = j
+            if p == 0:
+                f_alpha[0] = top[keep - 1] - 1  # values tying the keep-th best are found exactly too
+            # A null window for every move after the first: only whether it beats alpha.
+            f_probe[p] = f_next[p] > 1 and f_alpha[p] > -INFINITY and f_beta[p] > f_alpha[p] + 1
+            beta = f_alpha[p] + 1 if f_probe[p] else f_beta[p]
+            rec = stack[f_start[p] + j]
+            f_played[p] = False
+            if rec[LENGTH] == 0:
+                f_score[p] = 0
+                if f_passes[p] + 1 >= tables.passes_to_end:  # the game ends by passes
+                    child_value = f_my_value[p] - f_their_value[p]
+                    f_probe[p] = False
+                    step = RESULT
+                    continue
+                q = p + 1
+                f_passes[q] = f_passes[p] + 1
+                f_alpha[q] = -beta
+                f_beta[q] = -f_alpha[p]
+            else:
+                score = np.int64(rec[SCORE])
+                f_score[p] = score
+                if rec[TILES] == f_mine[p]:  # out: the game ends here
+                    child_value = -2 * f_their_value[p]
+                    f_probe[p] = False
+                    step = RESULT
+                    continue
+                play(tables, state, f_side[p], rec)
+                f_played[p] = True
+                q = p + 1
+                f_passes[q] = 0
+                f_alpha[q] = score - beta
+                f_beta[q] = score - f_alpha[p]
+            f_side[q] = 1 - f_side[p]
+            f_depth[q] = f_depth[p] - 1
+            p = q
+            step = ENTER
+            continue
+
+        # step == RESULT: the value of the move at ply p came back (for its opponent)
+        value = f_score[p] - child_value
+        if f_probe[p] and value > f_alpha[p] and (p == 0 or value < f_beta[p]):
+            f_probe[p] = False  # it beats alpha: search it again with the whole window
+            q = p + 1
+            if f_played[p]:
+                f_passes[q] = 0
+                f_alpha[q] = f_score[p] - f_beta[p]
+            else:
+                f_passes[q] = f_passes[p] + 1
+                f_alpha[q] = -f_beta[p]
+            f_beta[q] = f_score[p] - f_alpha[p]
+            f_side[q] = 1 - f_side[p]
+            f_depth[q] = f_depth[p] - 1
+            p = q
+            step = ENTER
+            continue
+        if f_played[p]:
+            take_back(tables, state, f_side[p], stack[f_start[p] + f_move[p]])
+            f_played[p] = False
+        if p == 0:
+            j = f_move[0]
+            values[j] = value
+            exact[j] = value > f_alpha[0]
+            if value > top[keep - 1]:
+                k = keep - 1
+                while k > 0 and top[k - 1] < value:
+                    top[k] = top[k - 1]
+                    k -= 1
+                top[k] = value
+            step = NEXT
+            continue
+        if value > f_best[p]:
+            f_best[p] = value
+            f_best_move[p] = f_move[p]
+            if value > f_alpha[p]:
+                f_alpha[p] = value
+                if value >= f_beta[p]:
+                    f_next[p] = f_count[p]  # cut: no other move can change the parent's choice
+        step = NEXT
+
+    # Out of time: take back every move still on the board.
+    while p >= 0:
+        if f_played[p]:
+            take_back(tables, state, f_side[p], stack[f_start[p] + f_move[p]])
+            f_played[p] = False
+        p -= 1

@@ -1,0 +1,305 @@
+"""Exact endgames: the best move once the bag is empty, with its exact value and the principal
+variation (both sides' best play to the end of the game).
+
+:class:`EndgameSolver` deepens the compiled search (:mod:`literaki_cli.endgame.search`) one
+ply at a time until an iteration meets no depth limit anywhere: its values are then the game's
+own.  Each iteration orders the first moves by the values of the last, and the transposition
+table carries every node already solved from one iteration (and one solve) to the next.  The
+best ``keep`` first moves get exact values; the others are shown to be worse.
+
+The principal variation is found by solving each position along it in turn (cheap, since the
+table already holds them), so every move of it is a best move and its scores with the end
+rules add up to the value exactly."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from literaki_cli.endgame import search
+from literaki_cli.endgame.search import ABORTED, HORIZON, MAX_PLY, NODES, PLY_CAPACITY, SearchState, SearchTables
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.coords import position_name
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.engine.move import Tile
+from literaki_cli.engine.movegen import (
+    COL,
+    LENGTH,
+    RECORD_WIDTH,
+    ROW,
+    SCORE,
+    TILES,
+    MoveGenerator,
+    rack_counts,
+    record_tiles,
+    record_words,
+)
+from literaki_cli.engine.variant import Variant
+
+#: Players of an endgame (the solver handles two-player games).
+PLAYERS = 2
+#: Passes in a row that end the game: every player passes twice (rules-literaki.md).
+PASSES_TO_END = 2 * PLAYERS
+#: The word shown for a pass.
+PASS_WORD = "-"
+#: First moves given exact values unless asked otherwise.
+DEFAULT_KEEP = 5
+#: log2 of the transposition table's entries (2**21 entries: 44 MB).
+DEFAULT_TABLE_BITS = 21
+#: Seed of the hash keys (any fixed seed: the keys only need to differ).
+KEY_SEED = 20261130
+
+
+@dataclass
+class EndgameMove:
+    """A move of the endgame: ``player`` 1 is the player to move at the start, 2 the other."""
+
+    player: int
+    coord: str | None  # None for a pass
+    word: str  # the main word, new tiles upper case, blanks lower case; '-' for a pass
+    display: str  # the same with tiles already on the board in parentheses
+    score: int
+    tiles: list[Tile] = field(default_factory=list)
+    direction: int = 0
+    value: int | None = None  # the exact spread change from here for the player making it
+    record: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.coord is None
+
+    def as_dict(self) -> dict:
+        return {"coord": self.coord, "word": self.word, "score": self.score}
+
+
+@dataclass
+class EndgameResult:
+    """What :meth:`EndgameSolver.solve` found (values: spread change for the player to move)."""
+
+    exact: bool
+    value: int
+    best: EndgameMove
+    pv: list[EndgameMove]
+    moves: list[EndgameMove]  # the best first moves with their exact values, best first
+    nodes: int
+    seconds: float
+    depth: int  # plies of the last complete iteration
+    ended_by: str | None  # how the principal variation ends: "out", "passes", None (cut at the depth)
+    end_points: tuple[int, int]  # the end rules' points for players 1 and 2
+    interrupted: bool = False  # Ctrl-C: the best of the last complete iteration
+
+    def as_dict(self) -> dict:
+        return {
+            "endgame": {
+                "exact": self.exact,
+                "value": self.value,
+                "best": self.best.as_dict(),
+                "pv": [{"player": m.player, **m.as_dict()} for m in self.pv],
+                "moves": [{**m.as_dict(), "value": m.value} for m in self.moves],
+                "nodes": self.nodes,
+                "seconds": round(self.seconds, 4),
+                "depth": self.depth,
+                "ended_by": self.ended_by,
+                "end_points": list(self.end_points),
+            }
+        }
+
+
+@dataclass
+class _Iteration:
+    depth: int
+    values: np.ndarray
+    exact: np.ndarray
+    solved: bool  # no depth limit met: the values are the game's own
+    interrupted: bool = False
+
+
+class EndgameSolver:
+    """Solves endgames for one lexicon and variant; the transposition table lives as long as
+    the solver, so a game's later endgame positions reuse what earlier solves found."""
+
+    def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False,
+                 table_bits: int = DEFAULT_TABLE_BITS) -> None:  # fmt: skip
+        self.variant = variant
+        self.generator = MoveGenerator(lexicon, variant, popular)
+        rows, cols = variant.board.rows, variant.board.columns
+        rng = np.random.default_rng(KEY_SEED)
+
+        def keys(*shape):
+            return rng.integers(0, 2**63, size=shape, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+
+        slot_value = self.generator.rules.tile_value.copy()
+        slot_value[0] = 0  # a blank counts nothing at the end
+        across_map, down_map = self.generator.maps
+        self.tables = SearchTables(
+            self.generator.graph, self.generator.rules, across_map, down_map, keys(rows * cols, 128),
+            keys(PLAYERS, 64, 16), keys(PLAYERS), keys(PASSES_TO_END), slot_value.astype(np.int64), PASSES_TO_END,
+        )  # fmt: skip
+        size = 1 << table_bits
+        self._table = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8),
+                       np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int32))  # fmt: skip
+        self._moves = np.zeros((PLY_CAPACITY, RECORD_WIDTH), dtype=np.int32)
+
+    # ----------------------------------------------------------------- the public calls
+
+    def solve(self, board: Board, racks: tuple[str, str], passes: int = 0, depth: int | None = None,
+              seconds: float | None = None, nodes: int | None = None, keep: int = DEFAULT_KEEP,
+              line: bool = True) -> EndgameResult:  # fmt: skip
+        """The best move for the player holding ``racks[0]`` (the opponent holds ``racks[1]``,
+        the bag is empty) after ``passes`` passes in a row.  ``depth`` (plies), ``seconds`` and
+        ``nodes`` limit the search (a node budget gives the same answer on every machine); the
+        answer is then the best found so far, marked not exact.  ``line``: find the principal
+        variation (else it holds the first move only)."""
+        started = time.perf_counter()
+        state = self._state(board, racks, _limits(started, seconds, nodes))
+        moves = self._root_moves(state, 0)
+        limit = self._depth_limit(racks, depth)
+        found = self._deepen(state, moves, 0, passes, limit, max(1, keep))
+        nodes = int(state.counters[NODES])
+        if found.interrupted:  # the search stopped half way: start the line from a clean board
+            state = self._state(board, racks, _limits(started, None, None))
+        ranked = np.lexsort((-moves[:, SCORE], -found.values))
+        best_row = int(ranked[0])
+        if line:
+            pv, ended_by, end_points = self._line(state, moves[best_row], passes, found, racks)
+        else:
+            pv, ended_by, end_points = [self._move(moves[best_row], 1)], None, (0, 0)
+        firsts = [self._move(moves[i], 1, int(found.values[i])) for i in ranked[:keep] if found.exact[i]]
+        best = firsts[0] if firsts else self._move(moves[best_row], 1, int(found.values[best_row]))
+        return EndgameResult(
+            exact=found.solved, value=int(found.values[best_row]), best=best, pv=pv,
+            moves=firsts or [best], nodes=nodes, seconds=time.perf_counter() - started, depth=found.depth,
+            ended_by=ended_by, end_points=end_points, interrupted=found.interrupted,
+        )  # fmt: skip
+
+    def value_of(self, board: Board, racks: tuple[str, str], record: np.ndarray | None, passes: int = 0,
+                 seconds: float | None = None) -> tuple[int, bool]:  # fmt: skip
+        """The exact value of one first move (a generator record; None: the pass), and whether
+        it is exact (False only when ``seconds`` ran out)."""
+        state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
+        moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
+        found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1)
+        return int(found.values[0]), found.solved
+
+    # ----------------------------------------------------------------- the search
+
+    def _state(self, board: Board, racks: tuple[str, str], limits: np.ndarray) -> SearchState:
+        letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
+        blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_).copy()
+        state = SearchState(
+            letters, blanks, np.ascontiguousarray(letters.T), np.ascontiguousarray(blanks.T),
+            np.stack([rack_counts(rack) for rack in racks]), np.zeros(1, dtype=np.uint64), self._moves,
+            np.zeros(1, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(0), np.zeros(1), *self._table,
+            np.zeros(4, dtype=np.int64), limits,
+        )  # fmt: skip
+        state.key[0] = search.full_key(self.tables, state)
+        return state
+
+    def _depth_limit(self, racks: tuple[str, str], depth: int | None) -> int:
+        """The plies to the end of the longest game: each placement lays a tile, and fewer than
+        ``passes_to_end`` passes come between two placements."""
+        passes_to_end = self.tables.passes_to_end
+        longest = (len(racks[0]) + len(racks[1]) + 1) * passes_to_end
+        return min(longest, MAX_PLY - 1, depth if depth is not None else MAX_PLY)
+
+    def _root_moves(self, state: SearchState, side: int) -> np.ndarray:
+        """The placements of ``side`` in the state's position, then the pass."""
+        records = search.placements(self.tables, state, side)
+        return np.vstack([records, _pass_record()[None, :]])
+
+    def _deepen(self, state: SearchState, moves: np.ndarray, side: int, passes: int, limit: int,
+                keep: int) -> _Iteration:  # fmt: skip
+        """Iterative deepening over the root ``moves`` up to ``limit`` plies (or the deadline):
+        the last complete iteration."""
+        counters = state.counters
+        counters[ABORTED] = 0
+        mine = int(state.racks[side].sum())
+        their_value = int(search.rack_value(self.tables, state, 1 - side))
+        out = (moves[:, TILES] == mine) & (moves[:, LENGTH] > 0)
+        guess = moves[:, SCORE].astype(np.int64) + out * 2 * their_value
+        guess[moves[:, LENGTH] == 0] = -search.INFINITY
+        order = np.lexsort((-moves[:, TILES], -guess))
+        done: _Iteration | None = None
+        keep = min(keep, len(moves))
+        for depth in range(1, limit + 1):
+            counters[HORIZON] = 0
+            values = np.full(len(moves), -search.INFINITY, dtype=np.int64)
+            exact = np.zeros(len(moves), dtype=np.bool_)
+            try:
+                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+            except KeyboardInterrupt:
+                if done is None:
+                    raise
+                done.interrupted = True
+                break
+            if counters[ABORTED]:
+                if done is not None:
+                    break
+                state.limits[:] = np.inf  # one ply at least, whatever the limits say
+                counters[ABORTED] = 0
+                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+            done = _Iteration(depth, values, exact, bool(counters[HORIZON] == 0))
+            if done.solved:
+                break
+            order = np.lexsort((order.argsort(), -values))  # by value, ties in the last order
+        return done
+
+    def _line(self, state: SearchState, first: np.ndarray, passes: int, found: _Iteration, racks):
+        """The principal variation from the first move ``first``: each next move the best of a
+        solve of the position it leads to, to the end of the game (or, when the search was cut
+        short, of the depth searched)."""
+        tables = self.tables
+        line = []
+        played = []
+        side, record = 0, first
+        depth_left = self._depth_limit(racks, None) if found.solved else found.depth
+        end_points = (0, 0)
+        ended_by = None
+        state.limits[:] = np.inf
+        while True:
+            mine = int(state.racks[side].sum())
+            line.append(self._move(record, side + 1))
+            if record[LENGTH] == 0:
+                passes += 1
+                if passes >= tables.passes_to_end:
+                    ended_by = "passes"
+                    end_points = (-int(search.rack_value(tables, state, 0)), -int(search.rack_value(tables, state, 1)))
+                    break
+            else:
+                passes = 0
+                if record[TILES] == mine:
+                    ended_by = "out"
+                    gained = int(search.rack_value(tables, state, 1 - side))
+                    end_points = (gained, -gained) if side == 0 else (-gained, gained)
+                    break
+                search.play(tables, state, side, record)
+                played.append((side, record))
+            side = 1 - side
+            depth_left -= 1
+            if depth_left <= 0:
+                break
+            moves = self._root_moves(state, side)
+            found = self._deepen(state, moves, side, passes, depth_left, 1)
+            record = moves[int(np.lexsort((-moves[:, SCORE], -found.values))[0])]
+        for side, record in reversed(played):
+            search.take_back(tables, state, side, record)
+        return line, ended_by, end_points
+
+    def _move(self, record: np.ndarray, player: int, value: int | None = None) -> EndgameMove:
+        if record[LENGTH] == 0:
+            return EndgameMove(player, None, PASS_WORD, PASS_WORD, 0, value=value, record=record.copy())
+        tiles, direction = record_tiles(record)
+        word, display = record_words(record)
+        return EndgameMove(player, position_name(int(record[ROW]), int(record[COL]), direction), word, display,
+                           int(record[SCORE]), tiles, direction, value, record.copy())  # fmt: skip
+
+
+def _limits(started: float, seconds: float | None, nodes: int | None) -> np.ndarray:
+    """The search's limits: the clock time and the node count to stop at."""
+    return np.array([started + seconds if seconds else np.inf, nodes if nodes else np.inf], dtype=np.float64)
+
+
+def _pass_record() -> np.ndarray:
+    return np.zeros(RECORD_WIDTH, dtype=np.int32)
