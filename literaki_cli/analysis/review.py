@@ -19,6 +19,12 @@ when there is neither.  The equity lost is the difference (0 when the move playe
 Simulation plugs in per turn: :func:`analyze_game` takes ``simulate``, called on every
 analysable turn with its :class:`TurnPosition` (the position before the move, the rack, the bag)
 and the turn's review; what it returns is the turn's ``best_sim``.
+
+The exact endgame search plugs in the same way: ``endgame`` (an
+:class:`~literaki_cli.analysis.endgame_review.EndgameReviewer`) is called on every analysable
+turn played with the bag empty; when it values the turn (``method`` "endgame"), the best move and
+both values are the endgame's (the spread change to the end of the game) and the turn is not
+simulated.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
 if TYPE_CHECKING:
+    from literaki_cli.analysis.endgame_review import EndgameReviewer
     from literaki_cli.analysis.solve import FoundMove
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.position import Position
@@ -46,6 +53,9 @@ if TYPE_CHECKING:
 EQUITY_NOISE = 1e-6
 #: How many of each player's biggest mistakes the summary lists by default.
 DEFAULT_MISTAKES = 5
+#: How a turn's best move and equity lost were found (``TurnReview.method``): static equity,
+#: static equity and a simulation beside it (``best_sim``), the exact endgame search.
+STATIC, SIM, ENDGAME = "static", "sim", "endgame"
 
 
 @dataclass
@@ -126,6 +136,10 @@ class TurnReview:
     withdrawn: bool = False
     notes: list[str] = field(default_factory=list)
     pass_equity: float | None = None  # what keeping the whole rack was worth (a withdrawn move's equity)
+    method: str | None = None  # STATIC, SIM or ENDGAME; None when not analysable
+    exact: bool | None = None  # the values are the game's own (a finished endgame search)
+    endgame_nodes: int | None = None  # the endgame search's work on this turn (method ENDGAME)
+    endgame_seconds: float | None = None
 
     @property
     def analysable(self) -> bool:
@@ -155,6 +169,10 @@ class TurnReview:
             "equity_loss": _rounded(self.equity_loss),
             "played_sim_equity": _rounded(self.played_sim_equity),
             "sim_equity_loss": _rounded(self.sim_equity_loss),
+            "method": self.method,
+            "exact": self.exact,
+            "endgame_nodes": self.endgame_nodes,
+            "endgame_seconds": _rounded(self.endgame_seconds),
             "kind": self.played.kind,
             "line": self.line,
             "bag": self.bag,
@@ -208,7 +226,7 @@ class PlayerReview:
             "end_adjustment": self.end_adjustment,
             "mistakes": [
                 {"turn": t.turn, "played": t.played.text, "best": t.best.text if t.best else None,
-                 "equity_loss": _rounded(t.equity_loss)}
+                 "equity_loss": _rounded(t.equity_loss), "method": t.method}
                 for t in self.mistakes
             ],
         }  # fmt: skip
@@ -260,6 +278,7 @@ class TurnPosition:
     scores: tuple[int, ...]  # before the turn, the mover first, then the others in turn order
     exchange_allowed: bool
     zero_turns: int
+    passes: int = 0  # passes in a row just before the turn (the end of the game counts them)
 
     def position(self) -> Position:
         """The engine's position (the opponents' racks unknown), as ``solve`` reads it from CGP."""
@@ -271,6 +290,8 @@ class TurnPosition:
 
 #: ``simulate(position, turn) -> the best move by simulation`` (or None), for ``analyze --sim``.
 SimulateTurn = Callable[[TurnPosition, TurnReview], "MoveSummary | None"]
+#: ``progress(turns)``: called after each turn is reviewed (a progress bar's ``update``).
+Progress = Callable[[int], None]
 
 
 def _rounded(value: float | None) -> float | None:
@@ -336,13 +357,14 @@ class _Table:
     totals: list[int]
     exchanges: list[int]
     zero_turns: int = 0
+    passes: int = 0  # passes in a row (a placement or an exchange ends the run)
     lost: str | None = None  # why the board is no longer known
 
     def bag(self, variant: Variant) -> int:
         return max(0, variant.tile_count - self.on_board - sum(self.held))
 
     def snapshot(self) -> tuple:
-        return self.board, self.on_board, list(self.held), self.zero_turns
+        return self.board, self.on_board, list(self.held), self.zero_turns, self.passes
 
 
 def analyze_game(
@@ -351,9 +373,12 @@ def analyze_game(
     equity: Equity,
     mistakes: int = DEFAULT_MISTAKES,
     simulate: SimulateTurn | None = None,
+    endgame: EndgameReviewer | None = None,
+    progress: Progress | None = None,
 ) -> GameReview:
     """Replay and review ``game`` (see the module docstring); ``mistakes``: how many of each
-    player's biggest losses the summary keeps."""
+    player's biggest losses the summary keeps; ``endgame``: the exact search for the turns
+    played with the bag empty (None: static equity there too)."""
     variant = game.variant
     n = len(game.players)
     best_moves = BestMoves(variant, lexicon, equity)
@@ -362,15 +387,18 @@ def analyze_game(
     for seat in range(n):  # the deal
         table.held[seat] = min(variant.rack_size, table.bag(variant))
     reviews: list[TurnReview] = []
-    before_placement: dict[int, tuple[tuple, TurnReview]] = {}
+    before_placement: dict[int, tuple[tuple, TurnReview, TurnPosition | None]] = {}
     adjustments = [0] * n
     for event in game.turns:
         if event.kind == WITHDRAWN:
             table.totals[event.player] = event.total
             if event.player in before_placement:  # else the placement never reached the board
-                snapshot, review = before_placement.pop(event.player)
-                table.board, table.on_board, table.held, zero_turns = snapshot
+                snapshot, review, position = before_placement.pop(event.player)
+                table.board, table.on_board, table.held, zero_turns, passes = snapshot
                 table.zero_turns = zero_turns + 1  # the turn scored nothing after all
+                table.passes = passes + 1  # and was a pass
+                if review.method == ENDGAME and endgame is not None and position is not None:
+                    endgame.withdrawn(position, review)  # the pass's exact value (or the static review back)
                 _withdraw(review)
                 review.total, review.scores = event.total, list(table.totals)
             continue
@@ -379,16 +407,22 @@ def analyze_game(
                 adjustments[event.player] += event.score
             table.totals[event.player] = event.total
             continue
-        review, move, position = _turn(event, len(reviews) + 1, table, game, equity, best_moves, lookup)
+        review, move, position = _turn(event, len(reviews) + 1, table, game, equity, best_moves, lookup, endgame)
         if position is not None and simulate is not None:
-            review.best_sim = simulate(position, review)
+            if review.method == ENDGAME:
+                review.notes.append("not simulated: the endgame search valued this turn")
+            else:
+                review.best_sim = simulate(position, review)
+                if review.best_sim is not None:
+                    review.method = SIM
         if event.kind == PLACE and move is not None:
-            before_placement[event.player] = (table.snapshot(), review)
+            before_placement[event.player] = (table.snapshot(), review, position)
             _lay(table, move, event.player, variant)
         else:
             before_placement.pop(event.player, None)
         if event.kind == EXCHANGE:
             table.exchanges[event.player] += 1
+        table.passes = table.passes + 1 if event.kind == PASS else 0
         previous = table.totals[event.player]
         if previous + event.score != event.total:
             review.notes.append(f"the total {event.total} does not follow from {previous} {event.score:+d}")
@@ -396,6 +430,8 @@ def analyze_game(
         table.zero_turns = 0 if review.played.score else table.zero_turns + 1
         review.total, review.scores = event.total, list(table.totals)
         reviews.append(review)
+        if progress is not None:
+            progress(1)
     return GameReview(game, reviews, _summaries(game, reviews, adjustments, table.totals, mistakes))
 
 
@@ -417,11 +453,12 @@ def _withdraw(review: TurnReview) -> None:
                                 played.tiles)  # fmt: skip
     if review.best is not None and review.pass_equity is not None:
         kept = review.pass_equity
-        review.played.equity, review.played.leave_value = kept, kept
-        review.equity_loss = _loss(review.best, review.played)
+        review.played.equity = kept
+        review.played.leave_value = None if review.method == ENDGAME else kept
+        review.equity_loss = equity_lost(review.best, review.played)
 
 
-def _loss(best: MoveSummary, played: MoveSummary) -> float:
+def equity_lost(best: MoveSummary, played: MoveSummary) -> float:
     """best - played, 0 for the best move itself and for rounding; never below 0 (a move the
     best was not chosen from, such as a word the lexicon lacks, is said in the notes)."""
     if best.same_as(played):
@@ -431,10 +468,11 @@ def _loss(best: MoveSummary, played: MoveSummary) -> float:
 
 
 def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equity, best_moves: BestMoves,
-          lookup) -> tuple[TurnReview, MoveScore | None, TurnPosition | None]:  # fmt: skip
+          lookup, endgame: EndgameReviewer | None = None
+          ) -> tuple[TurnReview, MoveScore | None, TurnPosition | None]:  # fmt: skip
     """The review of one turn (before its move is laid), the placement scored (None when it
     could not be replayed, or for an exchange or a pass) and, for an analysable turn, the
-    position the mover saw."""
+    position the mover saw.  With the bag empty, ``endgame`` may replace the static review."""
     variant = game.variant
     rack = event.rack
     review = TurnReview(number, event.player, event.nick, event.line, rack, None, _written(event),
@@ -490,12 +528,16 @@ def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equ
     review.pass_equity = float(leaves.values[-1])
     allowed = bag >= variant.exchange_min_bag and table.exchanges[event.player] < variant.exchange_max_per_player
     review.best, review.bingo_available = best_moves.best(table.board, rack, leaves, bag, allowed)
-    review.equity_loss = _loss(review.best, played)
-    if played.equity > review.best.equity + EQUITY_NOISE:
-        review.notes.append(_better_than_best(event.kind, move))
+    review.equity_loss = equity_lost(review.best, played)
+    review.method, review.exact = STATIC, False
     n = len(game.players)
     scores = tuple(table.totals[(event.player + k) % n] for k in range(n))
-    position = TurnPosition(variant, table.board, rack, bag, event.player, scores, allowed, table.zero_turns)
+    position = TurnPosition(variant, table.board, rack, bag, event.player, scores, allowed, table.zero_turns,
+                            table.passes)  # fmt: skip
+    if endgame is not None and bag == 0 and endgame(position, review):
+        return review, move, position
+    if played.equity > review.best.equity + EQUITY_NOISE:
+        review.notes.append(_better_than_best(event.kind, move))
     return review, move, position
 
 
@@ -579,6 +621,7 @@ def _schema(players: int) -> dict:
     for prefix in ("played", "best", "best_sim"):
         schema |= {f"{prefix}_{name}": move[name] for name in MOVE_FIELDS}
     schema |= {"equity_loss": pl.Float64, "played_sim_equity": pl.Float64, "sim_equity_loss": pl.Float64,
+               "method": pl.Utf8, "exact": pl.Boolean, "endgame_nodes": pl.Int64, "endgame_seconds": pl.Float64,
                "kind": pl.Utf8, "line": pl.Int64, "bag": pl.Int64,
                "bingo_available": pl.Boolean, "bingo_missed": pl.Boolean, "score_claimed": pl.Int64,
                "total": pl.Int64}  # fmt: skip
@@ -654,6 +697,10 @@ def write_chart(review: GameReview, path: Path) -> Path:
 
 __all__ = [
     "analyze_game",
+    "equity_lost",
+    "ENDGAME",
+    "SIM",
+    "STATIC",
     "BestMoves",
     "GameReview",
     "MoveSummary",

@@ -1,10 +1,13 @@
 """``analyze``: a played game (GCG) reviewed turn by turn: the move played, the best move by
-static equity, the equity lost; a summary per player.  The work is
-:mod:`literaki_cli.analysis.review`; this only parses the options and prints."""
+static equity (by the exact endgame search once the bag is empty), the equity lost; a summary
+per player.  The work is :mod:`literaki_cli.analysis.review` and
+:mod:`literaki_cli.analysis.endgame_review`; this only parses the options and prints."""
 
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -37,13 +40,18 @@ Examples:
   literaki analyze literki.gcg --variant literki
   literaki analyze game.gcg --leaves my.leaves --top 3
   literaki analyze game.gcg --sim 200          each turn simulated too (200 iterations)
+  literaki analyze game.gcg --endgame-time 30  up to 30 s of exact endgame search per turn
+  literaki analyze game.gcg --endgame-time 0   static equity for the endgame turns too
 
 Reads our saves (play), simulate --gcg games and other programs' GCG files.  Each turn whose
 rack the file records is valued by equity = score + the value of the tiles kept (for the bag at
 that moment); the best move is the best placement, or the best exchange when it is worth more
 and the rules allow one.  A turn without a rack is reported as not analysable, never guessed.
 --sim N also simulates each turn (as solve --sim does) with the move played among the candidates:
-the best move by simulation and the equity the move played lost by simulation.  See docs/analyze.md.
+the best move by simulation and the equity the move played lost by simulation.  Turns played with
+the bag empty in a two-player game are valued by the exact endgame search instead (solve
+--endgame): values are the spread change to the end of the game, exact when the search finishes
+within --endgame-time.  See docs/analyze.md.
 """
 
 GameArgument = Annotated[Path, typer.Argument(help="The game record (GCG).", show_default=False)]
@@ -67,28 +75,36 @@ def analyze_command(
     plies: PliesOption = DEFAULT.plies,
     seed: SeedOption = DEFAULT.seed,
     workers: WorkersOption = DEFAULT.workers,
+    endgame_time: Annotated[
+        str,
+        typer.Option(
+            "--endgame-time",
+            metavar="SECONDS",
+            help="Exact endgame search per bag-empty turn, at most about this long (0: static equity).",
+        ),
+    ] = "10",  # analysis.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
     """Review a played game: each turn's move against the best by equity, the equity lost."""
-    from literaki_cli.analysis.review import analyze_game, write_outputs
+    from literaki_cli.analysis.endgame_review import EndgameReviewer, endgame_seconds
+    from literaki_cli.analysis.review import write_outputs
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import open_leaves
     from literaki_cli.io.gcg import read_gcg
 
+    seconds = endgame_seconds(endgame_time)
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
     refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed, workers=workers)
     lex = Lexicon.open(lexicon)
+    settings = None
     if sim is not None:
         settings = SimSettings(sim, candidates, plies, seed, workers)
         settings.check()
-    interrupted = False
-    if sim is None:
-        review = analyze_game(record, lex, equity, mistakes=top)
-    else:
-        review, interrupted = _analyze_with_simulation(record, lex, equity, top, settings)
+    endgame = EndgameReviewer(lex, record.variant, seconds) if seconds > 0 else None
+    review, stopped = _analyze(record, lex, equity, top, settings, endgame)
     written = write_outputs(review, out) if out is not None else []
     if json_out:
         typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
@@ -96,34 +112,62 @@ def analyze_command(
         _print_review(review)
         for path in written:
             output_console().print(f"wrote {path}")
-    if interrupted:
-        typer.echo("interrupted: the later turns were not simulated (the static review is whole)", err=True)
+    if stopped:
+        typer.echo(f"interrupted: {' and '.join(stopped)} (the static review is whole)", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _analyze_with_simulation(record, lexicon, equity, top: int, settings):
-    """``analyze --sim``: every analysable turn simulated too (a bar per turn on a terminal)."""
+def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, endgame):
+    """The review, with the simulation and the endgame search when asked (a bar per turn on a
+    terminal once it takes a while); and what a Ctrl-C stopped."""
+    from literaki_cli.analysis.review import analyze_game
+
+    simulate = None
+    if settings is not None:
+        from literaki_cli.montecarlo.turns import TurnSimulator
+        from literaki_cli.montecarlo.winmodel import open_win_model
+
+        simulate = TurnSimulator(lexicon, equity, open_win_model(), settings)
+    with _progress_bar(record, "simulating" if settings else "reviewing", 0 if settings else 0.5) as bar:
+        if endgame is not None and bar is not None:
+            endgame.on_turn = lambda position: bar.set_description("solving an endgame")
+        review = analyze_game(record, lexicon, equity, mistakes=top, simulate=simulate, endgame=endgame,
+                              progress=bar.update if bar is not None else None)  # fmt: skip
+    stopped = []
+    if simulate is not None and simulate.interrupted:
+        stopped.append("the later turns were not simulated")
+    if endgame is not None and endgame.interrupted:
+        stopped.append("the later endgame turns were not solved")
+    return review, stopped
+
+
+@contextmanager
+def _progress_bar(record, what: str, delay: float):
+    """A bar counting the turns on a terminal (shown after ``delay`` seconds); None elsewhere
+    (tqdm is not even imported: a quick review stays quick)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
     from tqdm import tqdm
 
-    from literaki_cli.analysis.review import analyze_game
-    from literaki_cli.montecarlo.turns import TurnSimulator
-    from literaki_cli.montecarlo.winmodel import open_win_model
-
     turns = sum(1 for event in record.turns if event.is_turn)
-    with tqdm(total=turns, unit="turn", desc="simulating", disable=None, leave=False) as bar:
-        hook = TurnSimulator(lexicon, equity, open_win_model(), settings, progress=bar.update)
-        return analyze_game(record, lexicon, equity, mistakes=top, simulate=hook), hook.interrupted
+    with tqdm(total=turns, unit="turn", desc=what, leave=False, delay=delay) as bar:
+        yield bar
 
 
 def _print_review(review) -> None:
     from rich.table import Table
+
+    from literaki_cli.analysis.review import ENDGAME
 
     console = output_console()
     game = review.game
     title = f"{game.source}: {' vs '.join(p.nick for p in game.players)} ({game.variant.name})"
     table = Table(title=title)
     simulated = any(turn.best_sim is not None for turn in review.turns)
+    solved = any(turn.method == ENDGAME for turn in review.turns)
     for name, justify in (("#", "right"), ("player", "left"), ("rack", "left"), ("bag", "right"),
+                          *((("by", "left"),) if solved else ()),
                           ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
                           ("best score", "right"), ("best equity", "right"), ("lost", "right"),
                           *((("best by simulation", "left"), ("sim equity", "right"), ("lost by sim", "right"))
@@ -145,13 +189,17 @@ def _print_review(review) -> None:
             lost = f"[bold]{lost}[/bold]"
         table.add_row(
             str(turn.turn), turn.nick, turn.rack.upper() if turn.rack is not None else "-",
-            str(turn.bag) if turn.bag is not None else "-", _move_text(played), str(played.score),
+            str(turn.bag) if turn.bag is not None else "-", *((_method_text(turn),) if solved else ()),
+            _move_text(played), str(played.score),
             number_text(played.equity), _move_text(best) if best else "-", str(best.score) if best else "-",
             number_text(best.equity if best else None), lost,
             *((_move_text(turn.best_sim) if turn.best_sim else "-", number_text(turn.played_sim_equity),
                number_text(turn.sim_equity_loss)) if simulated else ()), ", ".join(marks),
         )  # fmt: skip
     console.print(table)
+    if solved:
+        console.print("by endgame: the exact endgame search (bag empty); equity = the spread change to the end of the "
+                      "game (~: the search stopped at --endgame-time, an estimate)", markup=False)  # fmt: skip
     _print_notes(console, review.turns)
     summary = Table(title="per player")
     for name, justify in (("player", "left"), ("score", "right"), ("turns", "right"), ("analysed", "right"),
@@ -168,7 +216,8 @@ def _print_review(review) -> None:
             continue
         console.print(f"{player.nick}'s biggest mistakes:")
         for turn in player.mistakes:
-            console.print(f"  turn {turn.turn}: {_move_text(turn.played)} (equity {number_text(turn.played.equity)}) "
+            what = "endgame value" if turn.method == ENDGAME else "equity"
+            console.print(f"  turn {turn.turn}: {_move_text(turn.played)} ({what} {number_text(turn.played.equity)}) "
                           f"instead of {_move_text(turn.best)} ({number_text(turn.best.equity)}): "
                           f"{number_text(-turn.equity_loss, signed=True)}", markup=False)  # fmt: skip
 
@@ -191,6 +240,13 @@ def _print_notes(console, turns) -> None:
         console.print("notes:")
         for line in lines:
             console.print(line, markup=False)
+
+
+def _method_text(turn) -> str:
+    """How the turn's best move was found: static, sim, endgame (~ when not exact)."""
+    if turn.method == "endgame" and not turn.exact:
+        return "endgame~"
+    return turn.method or "-"
 
 
 def _move_text(move) -> str:
