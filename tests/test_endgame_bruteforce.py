@@ -343,9 +343,9 @@ def test_value_of_first_moves_equals_brute_force(positions, solvers, lexicon, na
                 key = None if record is None else tiles_key(record_tiles(record)[0])
                 shown = "the pass" if key is None else str(sorted(key))
                 assert key in p.root_values, f"{shown} is no legal first move\n{p.describe()}"
-                value, exact = solvers[name].value_of(p.board.copy(), p.racks, record, p.passes)
-                assert exact, p.describe()
-                assert value == p.root_values[key], f"{shown}\n{p.describe()}"
+                found = solvers[name].value_of(p.board.copy(), p.racks, record, p.passes)
+                assert found.exact and not found.interrupted and found.nodes > 0, p.describe()
+                assert found.value == p.root_values[key], f"{shown}\n{p.describe()}"
                 checked += 1
     assert checked >= 150
 

@@ -19,11 +19,8 @@ keeps the static review for that turn and the later ones (``interrupted`` is the
 from __future__ import annotations
 
 import math
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -74,10 +71,6 @@ class _Static:
     notes: list[str]
 
 
-class _Stopped(Exception):
-    """Ctrl-C met during a search (the solver may have swallowed it: see ``_watch_ctrl_c``)."""
-
-
 class EndgameReviewer:
     """The ``endgame`` hook of ``analyze_game``: the exact search for each analysable turn played
     with the bag empty in a two-player game, within ``seconds`` per turn (the best move's
@@ -97,7 +90,6 @@ class EndgameReviewer:
         self._solver = solver
         self._generator = None
         self._static: dict[int, _Static] = {}
-        self._ctrl_c = False
 
     # ----------------------------------------------------------------- the hook
 
@@ -117,38 +109,33 @@ class EndgameReviewer:
         if played.kind == EXCHANGE:
             review.notes.append("an exchange with the bag empty changes nothing: the endgame values it as a pass")
         started = time.perf_counter()
-        try:
-            with self._watch_ctrl_c():
-                result = self.solver.solve(position.board, racks, position.passes, seconds=self.seconds, keep=1,
-                                           line=False)  # fmt: skip
-                if result.interrupted or self._ctrl_c:
-                    raise _Stopped
-                best = _summary(result.best, position.rack, float(result.value), self.variant.bingo_tiles)
-                played_exact = True
-                if best.same_as(played):
-                    value = result.value
-                else:
-                    record, legal = self._record(position, played)
-                    if not legal:
-                        review.notes.append("the move played is not among the legal moves: valued as it was laid")
-                    left = None
-                    if self.seconds is not None:
-                        left = max(self.seconds - (time.perf_counter() - started), PLAYED_SHARE * self.seconds)
-                    value, played_exact = self.solver.value_of(position.board, racks, record, position.passes,
-                                                               seconds=left)  # fmt: skip
-                    if self._ctrl_c:
-                        raise _Stopped
-        except (KeyboardInterrupt, _Stopped, SystemError) as exc:
-            self._check_stopped(exc)
-            review.notes.append("endgame search interrupted (Ctrl-C): this turn and the later endgame turns keep "
-                                "the static review")  # fmt: skip
-            return False
+        try:  # Ctrl-C: the solver reports a stop inside its search, Python raises one anywhere else
+            result = self.solver.solve(position.board, racks, position.passes, seconds=self.seconds, keep=1,
+                                       line=False)  # fmt: skip
+            if result.interrupted:
+                return self._stopped(review)
+            nodes = result.nodes
+            best = _summary(result.best, position.rack, float(result.value), self.variant.bingo_tiles)
+            value, played_exact = result.value, True
+            if not best.same_as(played):
+                record, legal = self._record(position, played)
+                if not legal:
+                    review.notes.append("the move played is not among the legal moves: valued as it was laid")
+                left = None
+                if self.seconds is not None:
+                    left = max(self.seconds - (time.perf_counter() - started), PLAYED_SHARE * self.seconds)
+                found = self.solver.value_of(position.board, racks, record, position.passes, seconds=left)
+                if found.interrupted:
+                    return self._stopped(review)
+                value, played_exact, nodes = found.value, found.exact, nodes + found.nodes
+        except KeyboardInterrupt:
+            return self._stopped(review)
         self._static[review.turn] = _Static(review.best, replace(played), review.equity_loss, list(review.notes))
         review.method, review.exact = ENDGAME, bool(result.exact and played_exact)
         review.best = best
         played.equity, played.leave_value = float(value), None
         review.equity_loss = equity_lost(best, played)
-        review.endgame_nodes, review.endgame_seconds = int(result.nodes), time.perf_counter() - started
+        review.endgame_nodes, review.endgame_seconds = int(nodes), time.perf_counter() - started
         if not result.exact:
             review.notes.append(f"the endgame search stopped at the {self.seconds:g} s limit ({result.depth} plies "
                                 "deep): the values are the best estimates found, not exact")  # fmt: skip
@@ -166,16 +153,14 @@ class EndgameReviewer:
         racks, _ = self._racks(position)
         if not self.interrupted and racks is not None:
             try:
-                with self._watch_ctrl_c():
-                    value, exact = self.solver.value_of(position.board, racks, None, position.passes,
-                                                        seconds=self.seconds)  # fmt: skip
-                    if self._ctrl_c:
-                        raise _Stopped
-                review.pass_equity = float(value)
-                review.exact = bool(review.exact and exact)
+                found = self.solver.value_of(position.board, racks, None, position.passes, seconds=self.seconds)
+            except KeyboardInterrupt:
+                found = None
+            if found is not None and not found.interrupted:
+                review.pass_equity = float(found.value)
+                review.exact = bool(review.exact and found.exact)
                 return
-            except (KeyboardInterrupt, _Stopped, SystemError) as exc:
-                self._check_stopped(exc)
+            self.interrupted = True
         static = self._static.get(review.turn)
         if static is None:  # pragma: no cover - every endgame turn keeps its static review
             return
@@ -227,39 +212,12 @@ class EndgameReviewer:
                 return row, True
         return placement_record(position.board, played.tiles, played.score), False
 
-    def _check_stopped(self, exc: BaseException) -> None:
-        """Mark the search interrupted by a Ctrl-C; re-raise anything else.  A Ctrl-C that
-        reaches the compiled search while it reads the clock can come out as a SystemError
-        ("returned a result with an exception set"): that one counts as the Ctrl-C it was."""
-        if isinstance(exc, SystemError) and not self._ctrl_c:
-            raise exc
+    def _stopped(self, review: TurnReview) -> bool:
+        """Ctrl-C stopped the search: this turn and the later endgame turns keep the static review."""
         self.interrupted = True
-
-    @contextmanager
-    def _watch_ctrl_c(self) -> Iterator[None]:
-        """Note a Ctrl-C during the block: the solver turns one that comes after its first
-        iteration into an early answer, which only a flag set here tells apart from the time
-        limit.  The Ctrl-C still raises KeyboardInterrupt as before (main thread only)."""
-        self._ctrl_c = False
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is signal.SIG_IGN:
-            yield
-            return
-
-        def noted(signum, frame):
-            self._ctrl_c = True
-            if callable(previous):
-                previous(signum, frame)
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGINT, noted)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, previous)
+        review.notes.append("endgame search interrupted (Ctrl-C): this turn and the later endgame turns keep "
+                            "the static review")  # fmt: skip
+        return False
 
 
 def _summary(move: EndgameMove, rack: str, value: float, bingo_tiles: int) -> MoveSummary:

@@ -45,6 +45,7 @@ from literaki_cli.engine.movegen import (
     LexiconGraph,
     MoveSink,
     _generate_view,
+    generate_rows,
 )
 from literaki_cli.engine.variant import ACROSS, DOWN
 
@@ -58,6 +59,9 @@ SOLVED = 1 << 14
 ENTER, NEXT, RESULT = 0, 1, 2
 #: Indexes of SearchState.counters.
 NODES, HORIZON, ABORTED, CHECKS = 0, 1, 2, 3
+#: Entries of the history table, and its weight in move ordering against score * 64.
+HISTORY_SIZE = 1 << 16
+HISTORY_WEIGHT = 1 << 12
 #: Nodes between two looks at the clock.
 CLOCK_EVERY = 256
 #: The most plies a search may go down (a game from an empty bag is far shorter: see the solver).
@@ -101,6 +105,7 @@ class SearchState(NamedTuple):
     tt_depth: np.ndarray  # int16: depth searched, SOLVED for every depth
     tt_move: np.ndarray  # int32: best move's index in the node's generated list (the count: pass)
     counters: np.ndarray  # int64 [4]: NODES, HORIZON, ABORTED, CHECKS
+    history: np.ndarray  # int64 [HISTORY_SIZE]: how often each move (by its tiles' key) cut a search
     limits: np.ndarray  # float64 [2]: the perf_counter time and the node count to stop at (inf: none)
 
 
@@ -243,7 +248,22 @@ def _node_key(tables, state, side, passes):
 
 
 @njit(cache=True)
-def _order_moves(stack, start, n, mine, their_value, remembered, order):
+def _move_key(tables, rec):
+    """The Zobrist key of the tiles ``rec`` lays (the same move anywhere in the tree)."""
+    r0, c0 = np.int64(rec[ROW]), np.int64(rec[COL])
+    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
+    cols = tables.across_map.shape[1]
+    key = np.uint64(0)
+    for k in range(rec[LENGTH]):
+        cell = np.int64(rec[CELLS + k])
+        if cell & BOARD_FLAG == 0:
+            square = (r0 + dr * k) * cols + c0 + dc * k
+            key ^= tables.square_keys[square, (cell & CODE_MASK) + 64 * np.int64((cell & BLANK_FLAG) != 0)]
+    return np.int64(key & np.uint64(HISTORY_SIZE - 1))
+
+
+@njit(cache=True)
+def _order_moves(stack, start, n, mine, their_value, remembered, order, slot_value, history, tables):
     """Write into ``order[start:start + n]`` the order to try the node's ``n`` moves in (the
     last, index n - 1, is the pass): the table's best move first, then by score (going out
     counted with the opponent's leftovers twice), then by tiles laid; the pass last."""
@@ -253,11 +273,194 @@ def _order_moves(stack, start, n, mine, their_value, remembered, order):
         score = np.int64(rec[SCORE])
         if rec[TILES] == mine:
             score += 2 * their_value
-        keys[i] = score * 64 + rec[TILES]
+        else:
+            for k in range(rec[LENGTH]):  # the tiles laid no longer count against the player
+                cell = rec[CELLS + k]
+                if cell & (BOARD_FLAG | BLANK_FLAG) == 0:
+                    score += slot_value[cell & CODE_MASK]
+        keys[i] = (score * 64 + rec[TILES]) * HISTORY_WEIGHT + min(history[_move_key(tables, rec)], HISTORY_WEIGHT - 1)
     keys[n - 1] = -INFINITY
     if 0 <= remembered < n:
-        keys[remembered] = INFINITY
+        keys[remembered] = INFINITY << 10
     order[start : start + n] = np.argsort(-keys, kind="mergesort")
+
+
+@njit(cache=True)
+def _on_board(r, c, rows, cols):
+    return 0 <= r < rows and 0 <= c < cols
+
+
+@njit(cache=True)
+def _footprint(letters, rec, out):
+    """Mark in the bit set ``out`` every square where a tile laid later would change the words
+    of ``rec`` on the board ``letters``: the main word's squares and one beyond each end, and
+    the square beyond each end of every new tile's cross run."""
+    rows, cols = letters.shape
+    r0, c0, n = np.int64(rec[ROW]), np.int64(rec[COL]), np.int64(rec[LENGTH])
+    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
+    for k in range(-1, n + 1):
+        r, c = r0 + dr * k, c0 + dc * k
+        if _on_board(r, c, rows, cols):
+            _set_bit(out, r * cols + c)
+    for k in range(n):
+        if rec[CELLS + k] & BOARD_FLAG:
+            continue
+        r, c = r0 + dr * k, c0 + dc * k
+        for step in (-1, 1):  # along the cross line, over its tiles, to the first empty square
+            rr, cc = r + step * dc, c + step * dr
+            while _on_board(rr, cc, rows, cols) and letters[rr, cc] != 0:
+                rr, cc = rr + step * dc, cc + step * dr
+            if _on_board(rr, cc, rows, cols):
+                _set_bit(out, rr * cols + cc)
+
+
+@njit(cache=True)
+def _set_bit(bits, square):
+    bits[square >> 6] |= np.uint64(1) << np.uint64(square & 63)
+
+
+@njit(cache=True)
+def _clear_bit(bits, square):
+    bits[square >> 6] &= ~(np.uint64(1) << np.uint64(square & 63))
+
+
+@njit(cache=True)
+def _has_bit(bits, square):
+    return (bits[square >> 6] >> np.uint64(square & 63)) & np.uint64(1) != 0
+
+
+@njit(cache=True)
+def _touches(letters, rec, placed):
+    """Whether a word ``rec`` forms on the board ``letters`` holds a tile of the set ``placed``."""
+    rows, cols = letters.shape
+    r0, c0, n = np.int64(rec[ROW]), np.int64(rec[COL]), np.int64(rec[LENGTH])
+    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
+    for k in range(n):
+        r, c = r0 + dr * k, c0 + dc * k
+        if _has_bit(placed, r * cols + c):
+            return True
+        if rec[CELLS + k] & BOARD_FLAG:
+            continue
+        for step in (-1, 1):
+            rr, cc = r + step * dc, c + step * dr
+            while _on_board(rr, cc, rows, cols) and letters[rr, cc] != 0:
+                if _has_bit(placed, rr * cols + cc):
+                    return True
+                rr, cc = rr + step * dc, cc + step * dr
+    return False
+
+
+@njit(cache=True)
+def _rack_fields(racks):
+    """Each player's rack as a set of bits: a slot holding k tiles owns k bits, so that "a
+    rack holds these tiles" is a subset test (counts of each slot filled from its lowest bit)."""
+    offsets = np.full((2, 64), -1, dtype=np.int64)
+    for side in range(2):
+        offset = 0
+        for slot in range(64):
+            if racks[side, slot] > 0:
+                offsets[side, slot] = offset
+                offset += racks[side, slot]
+    return offsets
+
+
+@njit(cache=True)
+def _rack_bits(rack, offsets):
+    bits = np.int64(0)
+    for slot in range(64):
+        if rack[slot] > 0 and offsets[slot] >= 0:
+            bits |= ((np.int64(1) << rack[slot]) - 1) << offsets[slot]
+    return bits
+
+
+@njit(cache=True)
+def _move_bits(rec, offsets):
+    """The tiles ``rec`` lays, as the bits of :func:`_rack_fields`."""
+    counts = np.zeros(64, dtype=np.int64)
+    for k in range(rec[LENGTH]):
+        cell = rec[CELLS + k]
+        if cell & BOARD_FLAG == 0:
+            counts[BLANK_SLOT if cell & BLANK_FLAG else cell & CODE_MASK] += 1
+    return _rack_bits(counts, offsets)
+
+
+@njit(cache=True)
+def _first_moves(tables, state, side, offsets, words):
+    """Every placement of ``side`` on the board of the search's root, with each one's
+    footprint (:func:`_footprint`) and tiles (:func:`_move_bits`): a later node keeps those
+    its rack allows and no tile laid since has touched, and generates only the rest."""
+    records, n = generate(tables, state, side)
+    moves = records[:n].copy()
+    footprints = np.zeros((n, words), dtype=np.uint64)
+    tiles = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        _footprint(state.across_letters, moves[i], footprints[i])
+        tiles[i] = _move_bits(moves[i], offsets[side])
+    return moves, footprints, tiles
+
+
+@njit(cache=True)
+def _changed_rows(state, placed_squares, n_placed):
+    """The rows of each view where a move may form a word through a tile laid since the root:
+    the tile's row (column), and the first empty square past the tiles beside it across the
+    other way, where a new tile's cross word would reach it."""
+    letters = state.across_letters
+    rows, cols = letters.shape
+    across = np.zeros(rows, dtype=np.bool_)
+    down = np.zeros(cols, dtype=np.bool_)
+    for i in range(n_placed):
+        r, c = placed_squares[i] // cols, placed_squares[i] % cols
+        across[r] = True
+        down[c] = True
+        for step in (-1, 1):
+            rr = r + step
+            while 0 <= rr < rows and letters[rr, c] != 0:
+                rr += step
+            if 0 <= rr < rows:
+                across[rr] = True
+            cc = c + step
+            while 0 <= cc < cols and letters[r, cc] != 0:
+                cc += step
+            if 0 <= cc < cols:
+                down[cc] = True
+    return across, down
+
+
+@njit(cache=True)
+def _generate_changed(tables, state, side, across_rows, down_rows):
+    """The placements of ``side`` along the given rows of each view (see :func:`generate`)."""
+    across = BoardView(state.across_letters, state.across_blanks, tables.across_map, ACROSS, False, -1, -1)
+    down = BoardView(state.down_letters, state.down_blanks, tables.down_map, DOWN, True, -1, -1)
+    records = state.moves
+    while True:
+        state.generated[0] = 0
+        sink = MoveSink(records, state.generated, state.no_places, state.no_values, state.no_best)
+        generate_rows(tables.graph, tables.rules, across, state.racks[side], sink, across_rows)
+        generate_rows(tables.graph, tables.rules, down, state.racks[side], sink, down_rows)
+        n = state.generated[0]
+        if n <= records.shape[0]:
+            return records, n
+        records = np.zeros((2 * n, RECORD_WIDTH), dtype=np.int32)
+
+
+@njit(cache=True)
+def _track(rec, cols, placed, placed_squares, n_placed, sign):
+    """Add the squares ``rec`` lays to the tiles laid since the root (sign 1) or take them off;
+    returns the new count (the squares are a stack: moves are taken back in reverse order)."""
+    r0, c0 = np.int64(rec[ROW]), np.int64(rec[COL])
+    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
+    for k in range(rec[LENGTH]):
+        if rec[CELLS + k] & BOARD_FLAG:
+            continue
+        square = (r0 + dr * k) * cols + c0 + dc * k
+        if sign > 0:
+            _set_bit(placed, square)
+            placed_squares[n_placed] = square
+            n_placed += 1
+        else:
+            _clear_bit(placed, square)
+            n_placed -= 1
+    return n_placed
 
 
 @njit(cache=True)
@@ -297,6 +500,14 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     f_played = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # its tiles are on the board
     f_probe = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # it was searched with a null window
     top = np.full(keep, -INFINITY, dtype=np.int64)  # the root's best values so far, highest first
+    rows, cols = state.across_letters.shape
+    words = (rows * cols + 63) // 64
+    offsets = _rack_fields(state.racks)
+    first_0, footprints_0, tiles_0 = _first_moves(tables, state, 0, offsets, words)
+    first_1, footprints_1, tiles_1 = _first_moves(tables, state, 1, offsets, words)
+    placed = np.zeros(words, dtype=np.uint64)  # the squares laid since the root
+    placed_squares = np.zeros(rows * cols, dtype=np.int64)
+    n_placed = 0
 
     f_side[0] = side
     f_passes[0] = passes
@@ -344,20 +555,44 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             f_mine[p] = rack_tiles(state, s)
             f_my_value[p] = rack_value(tables, state, s)
             f_their_value[p] = rack_value(tables, state, 1 - s)
-            records, n = generate(tables, state, s)
+            # The node's moves: the root's that still stand as they were, and the ones
+            # generated along the rows the tiles laid since have changed.
+            first, footprints, tiles = (first_0, footprints_0, tiles_0) if s == 0 else (first_1, footprints_1, tiles_1)
+            records, n_new = first, 0
+            if n_placed > 0:
+                across_rows, down_rows = _changed_rows(state, placed_squares, n_placed)
+                records, n_new = _generate_changed(tables, state, s, across_rows, down_rows)
             start = f_start[p - 1] + f_count[p - 1]
-            if start + n + 1 > stack.shape[0]:
-                bigger = np.zeros((2 * (start + n + 1), RECORD_WIDTH), dtype=np.int32)
+            needed = start + first.shape[0] + n_new + 1
+            if needed > stack.shape[0]:
+                bigger = np.zeros((2 * needed, RECORD_WIDTH), dtype=np.int32)
                 bigger[:start] = stack[:start]
                 stack = bigger
                 bigger_order = np.zeros(bigger.shape[0], dtype=np.int64)
                 bigger_order[:start] = order_stack[:start]
                 order_stack = bigger_order
-            stack[start : start + n] = records[:n]
+            rack = _rack_bits(state.racks[s], offsets[s])
+            n = 0
+            for i in range(first.shape[0]):
+                if tiles[i] & ~rack:
+                    continue
+                clear = True
+                for w in range(words):
+                    if footprints[i, w] & placed[w]:
+                        clear = False
+                        break
+                if clear:
+                    stack[start + n] = first[i]
+                    n += 1
+            for i in range(n_new):
+                if _touches(state.across_letters, records[i], placed):
+                    stack[start + n] = records[i]
+                    n += 1
             stack[start + n] = 0  # the pass
             f_start[p] = start
             f_count[p] = n + 1
-            _order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack)
+            _order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack,
+                         tables.slot_value, state.history, tables)  # fmt: skip
             f_next[p] = 0
             f_best[p] = -INFINITY
             f_best_move[p] = n
@@ -410,6 +645,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                     step = RESULT
                     continue
                 play(tables, state, f_side[p], rec)
+                n_placed = _track(rec, cols, placed, placed_squares, n_placed, 1)
                 f_played[p] = True
                 q = p + 1
                 f_passes[q] = 0
@@ -439,7 +675,9 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             step = ENTER
             continue
         if f_played[p]:
-            take_back(tables, state, f_side[p], stack[f_start[p] + f_move[p]])
+            rec = stack[f_start[p] + f_move[p]]
+            take_back(tables, state, f_side[p], rec)
+            n_placed = _track(rec, cols, placed, placed_squares, n_placed, -1)
             f_played[p] = False
         if p == 0:
             j = f_move[0]
@@ -460,6 +698,9 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                 f_alpha[p] = value
                 if value >= f_beta[p]:
                     f_next[p] = f_count[p]  # cut: no other move can change the parent's choice
+                    rec = stack[f_start[p] + f_move[p]]
+                    if rec[LENGTH] > 0:
+                        state.history[_move_key(tables, rec)] += f_depth[p] * f_depth[p]
         step = NEXT
 
     # Out of time: take back every move still on the board.

@@ -13,8 +13,13 @@ rules add up to the value exactly."""
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -88,7 +93,7 @@ class EndgameResult:
     depth: int  # plies of the last complete iteration
     ended_by: str | None  # how the principal variation ends: "out", "passes", None (cut at the depth)
     end_points: tuple[int, int]  # the end rules' points for players 1 and 2
-    interrupted: bool = False  # Ctrl-C: the best of the last complete iteration
+    interrupted: bool = False  # Ctrl-C stopped the search: the best of the last complete iteration
 
     def as_dict(self) -> dict:
         return {
@@ -107,13 +112,21 @@ class EndgameResult:
         }
 
 
+class MoveValue(NamedTuple):
+    """What :meth:`EndgameSolver.value_of` found for one first move."""
+
+    value: int  # the spread change to the end for the player making it
+    exact: bool
+    nodes: int
+    interrupted: bool  # Ctrl-C stopped the search
+
+
 @dataclass
 class _Iteration:
     depth: int
     values: np.ndarray
     exact: np.ndarray
     solved: bool  # no depth limit met: the values are the game's own
-    interrupted: bool = False
 
 
 class EndgameSolver:
@@ -154,12 +167,19 @@ class EndgameSolver:
         variation (else it holds the first move only)."""
         started = time.perf_counter()
         state = self._state(board, racks, _limits(started, seconds, nodes))
-        moves = self._root_moves(state, 0)
-        limit = self._depth_limit(racks, depth)
-        found = self._deepen(state, moves, 0, passes, limit, max(1, keep))
-        nodes = int(state.counters[NODES])
-        if found.interrupted:  # the search stopped half way: start the line from a clean board
-            state = self._state(board, racks, _limits(started, None, None))
+        with _stop_on_ctrl_c(state) as stopped:
+            moves = self._root_moves(state, 0)
+            limit = self._depth_limit(racks, depth)
+            found = self._deepen(state, moves, 0, passes, limit, max(1, keep))
+            nodes = int(state.counters[NODES])
+            interrupted = stopped.is_set()
+            result = self._result(state, moves, found, passes, racks, keep, line)
+        result.nodes, result.interrupted, result.seconds = nodes, interrupted, time.perf_counter() - started
+        return result
+
+    def _result(self, state: SearchState, moves: np.ndarray, found: _Iteration, passes: int, racks: tuple[str, str],
+                keep: int, line: bool) -> EndgameResult:  # fmt: skip
+        """The result of a search: the best first moves, and the principal variation."""
         ranked = np.lexsort((-moves[:, SCORE], -found.values))
         best_row = int(ranked[0])
         if line:
@@ -169,19 +189,19 @@ class EndgameSolver:
         firsts = [self._move(moves[i], 1, int(found.values[i])) for i in ranked[:keep] if found.exact[i]]
         best = firsts[0] if firsts else self._move(moves[best_row], 1, int(found.values[best_row]))
         return EndgameResult(
-            exact=found.solved, value=int(found.values[best_row]), best=best, pv=pv,
-            moves=firsts or [best], nodes=nodes, seconds=time.perf_counter() - started, depth=found.depth,
-            ended_by=ended_by, end_points=end_points, interrupted=found.interrupted,
+            exact=found.solved, value=int(found.values[best_row]), best=best, pv=pv, moves=firsts or [best],
+            nodes=0, seconds=0.0, depth=found.depth, ended_by=ended_by, end_points=end_points,
         )  # fmt: skip
 
     def value_of(self, board: Board, racks: tuple[str, str], record: np.ndarray | None, passes: int = 0,
-                 seconds: float | None = None) -> tuple[int, bool]:  # fmt: skip
-        """The exact value of one first move (a generator record; None: the pass), and whether
-        it is exact (False only when ``seconds`` ran out)."""
+                 seconds: float | None = None) -> MoveValue:  # fmt: skip
+        """The value of one first move (a generator record; None: the pass): exact unless
+        ``seconds`` ran out or Ctrl-C stopped the search."""
         state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
         moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
-        found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1)
-        return int(found.values[0]), found.solved
+        with _stop_on_ctrl_c(state) as stopped:
+            found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1)
+        return MoveValue(int(found.values[0]), found.solved, int(state.counters[NODES]), stopped.is_set())
 
     # ----------------------------------------------------------------- the search
 
@@ -192,7 +212,7 @@ class EndgameSolver:
             letters, blanks, np.ascontiguousarray(letters.T), np.ascontiguousarray(blanks.T),
             np.stack([rack_counts(rack) for rack in racks]), np.zeros(1, dtype=np.uint64), self._moves,
             np.zeros(1, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(0), np.zeros(1), *self._table,
-            np.zeros(4, dtype=np.int64), limits,
+            np.zeros(4, dtype=np.int64), np.zeros(search.HISTORY_SIZE, dtype=np.int64), limits,
         )  # fmt: skip
         state.key[0] = search.full_key(self.tables, state)
         return state
@@ -227,13 +247,7 @@ class EndgameSolver:
             counters[HORIZON] = 0
             values = np.full(len(moves), -search.INFINITY, dtype=np.int64)
             exact = np.zeros(len(moves), dtype=np.bool_)
-            try:
-                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
-            except KeyboardInterrupt:
-                if done is None:
-                    raise
-                done.interrupted = True
-                break
+            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
             if counters[ABORTED]:
                 if done is not None:
                     break
@@ -294,6 +308,27 @@ class EndgameSolver:
         word, display = record_words(record)
         return EndgameMove(player, position_name(int(record[ROW]), int(record[COL]), direction), word, display,
                            int(record[SCORE]), tiles, direction, value, record.copy())  # fmt: skip
+
+
+@contextmanager
+def _stop_on_ctrl_c(state: SearchState) -> Iterator[threading.Event]:
+    """Ctrl-C during the block stops the search as its time limit would (the compiled search
+    sees it when it next reads the clock) and sets the event; the caller reports the answer
+    so far as interrupted.  Only in the main thread, and not where Ctrl-C is ignored."""
+    stopped = threading.Event()
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield stopped
+        return
+
+    def stop(signum, frame):
+        stopped.set()
+        state.limits[0] = -np.inf
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _limits(started: float, seconds: float | None, nodes: int | None) -> np.ndarray:

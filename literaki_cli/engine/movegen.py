@@ -145,6 +145,30 @@ _find = wordgraph.compiled(wordgraph.find_arc)
 @njit(cache=True)
 def _cross_checks(graph, rules, view):
     """The :class:`CrossChecks` of a view (cross words run along its columns)."""
+    return _cross_checks_rows(graph, rules, view, np.ones(view.letters.shape[0], dtype=np.bool_), ALL_LETTERS)
+
+
+@njit(cache=True)
+def _completes(arcs, arc, letters, c, first, bottom):
+    """Whether the DAWG ``arc`` (a letter after the tiles above) followed by the tiles of
+    column ``c`` from row ``first`` to ``bottom`` ends a word."""
+    if first > bottom:
+        return (arc & ACCEPTS_BIT) != 0
+    q = np.int64(arc & INDEX_MASK)
+    for k in range(first, bottom + 1):
+        pk = _find(arcs, q, letters[k, c])
+        if pk < 0:
+            return False
+        if k == bottom:
+            return (arcs[pk] & ACCEPTS_BIT) != 0
+        q = np.int64(arcs[pk] & INDEX_MASK)
+    return False
+
+
+@njit(cache=True)
+def _cross_checks_rows(graph, rules, view, wanted, fits):
+    """The :class:`CrossChecks` of the ``wanted`` rows of a view (other rows: left open), for
+    the letters of ``fits`` (a mask; the others are left out)."""
     letters = view.letters
     blanks = view.blanks
     arcs = graph.arcs
@@ -154,6 +178,8 @@ def _cross_checks(graph, rules, view):
     base = np.full((rows, cols), -1, dtype=np.int64)
     mult = np.ones((rows, cols), dtype=np.int64)
     for r in range(rows):
+        if not wanted[r]:
+            continue
         for c in range(cols):
             if letters[r, c] != 0:
                 continue
@@ -191,28 +217,22 @@ def _cross_checks(graph, rules, view):
                     ok = False
                     break
                 node = np.int64(arcs[p] & INDEX_MASK)
-            if ok and node != 0:
+            if ok and node != 0 and fits == ALL_LETTERS:
                 p = node
                 while True:
                     arc = arcs[p]
                     letter = np.int64(arc >> LETTER_SHIFT)
-                    if bottom == r:
-                        good = (arc & ACCEPTS_BIT) != 0
-                    else:
-                        good = False
-                        q = np.int64(arc & INDEX_MASK)
-                        for k in range(r + 1, bottom + 1):
-                            pk = _find(arcs, q, letters[k, c])
-                            if pk < 0:
-                                break
-                            if k == bottom:
-                                good = (arcs[pk] & ACCEPTS_BIT) != 0
-                            q = np.int64(arcs[pk] & INDEX_MASK)
-                    if good and 1 <= letter <= 32:
+                    if 1 <= letter <= 32 and _completes(arcs, arc, letters, c, r + 1, bottom):
                         allowed |= np.uint32(1) << np.uint32(letter - 1)
                     if arc & END_BIT:
                         break
                     p += 1
+            elif ok and node != 0:  # only the letters the rack has: far fewer walks
+                for letter in range(1, 33):
+                    if (fits >> np.uint32(letter - 1)) & np.uint32(1):
+                        p = _find(arcs, node, letter)
+                        if p >= 0 and _completes(arcs, arcs[p], letters, c, r + 1, bottom):
+                            allowed |= np.uint32(1) << np.uint32(letter - 1)
             mask[r, c] = allowed
     return CrossChecks(mask, base, mult)
 
@@ -441,19 +461,42 @@ def _is_anchor(view, r, c):
 
 
 @njit(cache=True)
+def _rack_letters(rack):
+    """The letters a rack tile can stand for, as a cross-check mask (a blank: every letter)."""
+    if rack[BLANK_SLOT] > 0:
+        return ALL_LETTERS
+    fits = np.uint32(0)
+    for letter in range(1, 33):
+        if rack[letter] > 0:
+            fits |= np.uint32(1) << np.uint32(letter - 1)
+    return fits
+
+
+@njit(cache=True)
 def _generate_view(graph, rules, view, rack, sink):
     """Every move whose main word runs along the rows of ``view``."""
+    generate_rows(graph, rules, view, rack, sink, np.ones(view.letters.shape[0], dtype=np.bool_))
+
+
+@njit(cache=True)
+def generate_rows(graph, rules, view, rack, sink, wanted):
+    """Every move whose main word runs along one of the ``wanted`` rows of ``view`` (the
+    endgame search asks only for the rows its last moves changed)."""
     letters = view.letters
     rows, cols = letters.shape
-    cross = _cross_checks(graph, rules, view)
+    fits = _rack_letters(rack)
+    cross = _cross_checks_rows(graph, rules, view, wanted, fits)
     cells = np.zeros(cols, dtype=np.int64)
     frames = _frames(8 * cols + 16)
     for r in range(rows):
+        if not wanted[r]:
+            continue
         last_anchor = -1
         for c in range(cols):
             if not _is_anchor(view, r, c):
                 continue
-            _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor)
+            if cross.mask[r, c] & fits:  # a move from here lays its first tile on the anchor
+                _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor)
             last_anchor = c
 
 

@@ -252,6 +252,8 @@ class ComputerPlayer:
         result = self.endgame.solve(game.board, (rack, opponent), game.passes_in_row,
                                     seconds=self.level.endgame_seconds or None, nodes=self.level.endgame_nodes or None,
                                     keep=1, line=False)  # fmt: skip
+        if result.interrupted:  # Ctrl-C inside the search: stop the game as anywhere else
+            raise KeyboardInterrupt
         if result.best.is_pass:
             return Action(PASS, equity=float(result.value))
         return Action(PLACE, tuple(result.best.tiles), result.best.direction, equity=float(result.value))
