@@ -64,7 +64,8 @@ def main() -> None:
     turns = sum(1 for line in args.game.read_text(encoding="utf-8").splitlines() if line.startswith(">"))
     print(f"machine: {machine()}")
     print(f"game: {args.game.name} ({turns} event lines), lexicon: {args.lexicon}")
-    base = [sys.executable, "-m", "literaki_cli", "analyze", str(args.game), "--lexicon", str(args.lexicon)]
+    base = [sys.executable, "-m", "literaki_cli", "analyze", str(args.game), "--lexicon", str(args.lexicon),
+            "--endgame-time", "0"]  # the static review (the target); the endgame search has its own benchmark
     _, _, code = run_process(base)  # warm the numba cache (not counted)
     if code != 0:
         sys.exit(f"literaki analyze failed with exit code {code}")
