@@ -188,3 +188,20 @@ def test_a_levels_file_with_a_bad_endgame_key_is_refused(tmp_path):
     levels.write_text(TEST_LEVELS + "endgame_seconds = -1\n", encoding="utf-8")
     with pytest.raises(InputError, match="endgame_seconds"):
         load_levels(levels)
+
+
+def test_a_node_budget_from_an_empty_table_gives_the_same_answer_whatever_came_before(lexicon):  # noqa: F811
+    """What ``mistrz`` relies on for repeatable games: after ``forget`` a budgeted solve does
+    not depend on the solves before it."""
+    first, _ = brute_force_position(lexicon, 5071)
+    other, _ = brute_force_position(lexicon, 5126)
+    solver = EndgameSolver(lexicon[0], VARIANTS["custom-7x9"][0])
+
+    def budgeted(position):
+        solver.forget()
+        result = solver.solve(position.board, position.racks, position.passes, nodes=40, line=False)
+        return result.best.coord, result.best.word, result.value, result.nodes, result.exact
+
+    alone = budgeted(first)
+    solver.solve(other.board, other.racks, other.passes)  # fills the table
+    assert budgeted(first) == alone

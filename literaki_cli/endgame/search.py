@@ -44,7 +44,6 @@ from literaki_cli.engine.movegen import (
     KernelRules,
     LexiconGraph,
     MoveSink,
-    _generate_view,
     generate_rows,
 )
 from literaki_cli.engine.variant import ACROSS, DOWN
@@ -198,14 +197,22 @@ def take_back(tables, state, side, rec):
 def generate(tables, state, side):
     """Every placement for the rack of ``side`` on the board now: the generator's buffer (grown
     when too small) and the count."""
+    rows, cols = state.across_letters.shape
+    return generate_along(tables, state, side, np.ones(rows, dtype=np.bool_), np.ones(cols, dtype=np.bool_))
+
+
+@njit(cache=True)
+def generate_along(tables, state, side, across_rows, down_rows):
+    """The placements of ``side`` whose main word runs along one of the given rows of the across
+    view or of the down view (its rows: the board's columns), as :func:`generate`."""
     across = BoardView(state.across_letters, state.across_blanks, tables.across_map, ACROSS, False, -1, -1)
     down = BoardView(state.down_letters, state.down_blanks, tables.down_map, DOWN, True, -1, -1)
     records = state.moves
     while True:
         state.generated[0] = 0
         sink = MoveSink(records, state.generated, state.no_places, state.no_values, state.no_best)
-        _generate_view(tables.graph, tables.rules, across, state.racks[side], sink)
-        _generate_view(tables.graph, tables.rules, down, state.racks[side], sink)
+        generate_rows(tables.graph, tables.rules, across, state.racks[side], sink, across_rows)
+        generate_rows(tables.graph, tables.rules, down, state.racks[side], sink, down_rows)
         n = state.generated[0]
         if n <= records.shape[0]:
             return records, n
@@ -427,23 +434,6 @@ def _changed_rows(state, placed_squares, n_placed):
 
 
 @njit(cache=True)
-def _generate_changed(tables, state, side, across_rows, down_rows):
-    """The placements of ``side`` along the given rows of each view (see :func:`generate`)."""
-    across = BoardView(state.across_letters, state.across_blanks, tables.across_map, ACROSS, False, -1, -1)
-    down = BoardView(state.down_letters, state.down_blanks, tables.down_map, DOWN, True, -1, -1)
-    records = state.moves
-    while True:
-        state.generated[0] = 0
-        sink = MoveSink(records, state.generated, state.no_places, state.no_values, state.no_best)
-        generate_rows(tables.graph, tables.rules, across, state.racks[side], sink, across_rows)
-        generate_rows(tables.graph, tables.rules, down, state.racks[side], sink, down_rows)
-        n = state.generated[0]
-        if n <= records.shape[0]:
-            return records, n
-        records = np.zeros((2 * n, RECORD_WIDTH), dtype=np.int32)
-
-
-@njit(cache=True)
 def _track(rec, cols, placed, placed_squares, n_placed, sign):
     """Add the squares ``rec`` lays to the tiles laid since the root (sign 1) or take them off;
     returns the new count (the squares are a stack: moves are taken back in reverse order)."""
@@ -561,7 +551,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             records, n_new = first, 0
             if n_placed > 0:
                 across_rows, down_rows = _changed_rows(state, placed_squares, n_placed)
-                records, n_new = _generate_changed(tables, state, s, across_rows, down_rows)
+                records, n_new = generate_along(tables, state, s, across_rows, down_rows)
             start = f_start[p - 1] + f_count[p - 1]
             needed = start + first.shape[0] + n_new + 1
             if needed > stack.shape[0]:

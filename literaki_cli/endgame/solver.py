@@ -157,6 +157,12 @@ class EndgameSolver:
 
     # ----------------------------------------------------------------- the public calls
 
+    def forget(self) -> None:
+        """Empty the transposition table: the next solve depends on nothing solved before (a
+        node budget then gives the same move whatever was solved earlier in the process)."""
+        for array in self._table:
+            array[:] = 0
+
     def solve(self, board: Board, racks: tuple[str, str], passes: int = 0, depth: int | None = None,
               seconds: float | None = None, nodes: int | None = None, keep: int = DEFAULT_KEEP,
               line: bool = True) -> EndgameResult:  # fmt: skip

@@ -203,6 +203,7 @@ class ComputerPlayer:
         self.generator = generator
         self.equity = equity
         self.endgame = endgame  # the exact search once the bag is empty (two-player games)
+        self._endgame_game: tuple | None = None  # the game whose endgame the search's table holds
 
     def choose(self, game: Game) -> Action:
         rack = game.racks[game.current]
@@ -249,6 +250,9 @@ class ComputerPlayer:
         """The best move of the endgame search within the level's limits (both racks are known
         once the bag is empty); the equity recorded is its value, the spread change to the end."""
         opponent = game.racks[1 - game.current]
+        if self._endgame_game != (game.seed, game.game_id):  # what a game's moves are must not depend on
+            self.endgame.forget()  # the games a worker happened to play before it
+            self._endgame_game = (game.seed, game.game_id)
         result = self.endgame.solve(game.board, (rack, opponent), game.passes_in_row,
                                     seconds=self.level.endgame_seconds or None, nodes=self.level.endgame_nodes or None,
                                     keep=1, line=False)  # fmt: skip
