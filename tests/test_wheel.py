@@ -131,3 +131,12 @@ def test_commands_run_from_the_installed_wheel(install, workdir):
     assert anagram.returncode == 0, anagram.stderr
     found = {w["word"].lower() for w in json.loads(anagram.stdout)["words"]}
     assert found == {"kot", "kotła", "zerwą", "imion", "pasek", "ruchy", "ma"}  # m-a: down a column
+
+    # The endgame search (its own package): with these few words neither player can move, so
+    # both pass until the game ends and each loses their own tiles.
+    (workdir / "endgame.cgp").write_text((ROOT / "examples" / "endgame.cgp").read_text(encoding="utf-8"),
+                                         encoding="utf-8")  # fmt: skip
+    endgame = _run(install, workdir, "solve", *lexicon, "endgame.cgp", "--endgame", "--json")
+    assert endgame.returncode == 0, endgame.stderr
+    result = json.loads(endgame.stdout)["endgame"]
+    assert result["exact"] and result["ended_by"] == "passes" and [m["word"] for m in result["pv"]] == ["-"] * 4
