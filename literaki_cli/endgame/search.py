@@ -135,6 +135,25 @@ def rack_tiles(state, side):
 
 
 @njit(cache=True)
+def _direction(rec):
+    """The step from one square of ``rec``'s main word to the next, as (rows, columns)."""
+    return (0, 1) if rec[DIR] == ACROSS else (1, 0)
+
+
+@njit(cache=True)
+def _cell_square(rec, k):
+    """The board row and column of cell ``k`` of ``rec``'s main word."""
+    dr, dc = _direction(rec)
+    return np.int64(rec[ROW]) + dr * k, np.int64(rec[COL]) + dc * k
+
+
+@njit(cache=True)
+def _tile_key(tables, square, code, blank):
+    """The Zobrist key of a tile (letter ``code``, a blank or not) on ``square``."""
+    return tables.square_keys[square, code + 64 * np.int64(blank)]
+
+
+@njit(cache=True)
 def full_key(tables, state):
     """The hash of the board and both racks, from scratch."""
     key = np.uint64(0)
@@ -144,7 +163,7 @@ def full_key(tables, state):
         for c in range(cols):
             code = np.int64(letters[r, c])
             if code != 0:
-                key ^= tables.square_keys[tables.across_map[r, c], code + 64 * np.int64(state.across_blanks[r, c])]
+                key ^= _tile_key(tables, tables.across_map[r, c], code, state.across_blanks[r, c])
     for side in range(2):
         for slot in range(64):
             key ^= tables.rack_keys[side, slot, state.racks[side, slot]]
@@ -154,18 +173,17 @@ def full_key(tables, state):
 @njit(cache=True)
 def _lay(tables, state, side, rec, sign):
     """Lay the new tiles of ``rec`` from the rack of ``side`` (sign 1), or take them back (-1)."""
-    r0, c0, d, n = np.int64(rec[ROW]), np.int64(rec[COL]), rec[DIR], rec[LENGTH]
     rack = state.racks[side]
     key = state.key[0]
-    for k in range(n):
+    for k in range(rec[LENGTH]):
         cell = np.int64(rec[CELLS + k])
         if cell & BOARD_FLAG:
             continue
-        r, c = (r0, c0 + k) if d == ACROSS else (r0 + k, c0)
+        r, c = _cell_square(rec, k)
         code = cell & CODE_MASK
         blank = (cell & BLANK_FLAG) != 0
         slot = BLANK_SLOT if blank else code
-        key ^= tables.square_keys[tables.across_map[r, c], code + 64 * np.int64(blank)]
+        key ^= _tile_key(tables, tables.across_map[r, c], code, blank)
         key ^= tables.rack_keys[side, slot, rack[slot]]
         if sign > 0:
             rack[slot] -= 1
@@ -257,23 +275,22 @@ def _node_key(tables, state, side, passes):
 @njit(cache=True)
 def _move_key(tables, rec):
     """The Zobrist key of the tiles ``rec`` lays (the same move anywhere in the tree)."""
-    r0, c0 = np.int64(rec[ROW]), np.int64(rec[COL])
-    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
-    cols = tables.across_map.shape[1]
     key = np.uint64(0)
     for k in range(rec[LENGTH]):
         cell = np.int64(rec[CELLS + k])
         if cell & BOARD_FLAG == 0:
-            square = (r0 + dr * k) * cols + c0 + dc * k
-            key ^= tables.square_keys[square, (cell & CODE_MASK) + 64 * np.int64((cell & BLANK_FLAG) != 0)]
+            r, c = _cell_square(rec, k)
+            key ^= _tile_key(tables, tables.across_map[r, c], cell & CODE_MASK, (cell & BLANK_FLAG) != 0)
     return np.int64(key & np.uint64(HISTORY_SIZE - 1))
 
 
 @njit(cache=True)
-def _order_moves(stack, start, n, mine, their_value, remembered, order, slot_value, history, tables):
+def order_moves(stack, start, n, mine, their_value, remembered, order, slot_value, history, tables):
     """Write into ``order[start:start + n]`` the order to try the node's ``n`` moves in (the
-    last, index n - 1, is the pass): the table's best move first, then by score (going out
-    counted with the opponent's leftovers twice), then by tiles laid; the pass last."""
+    last, index n - 1, is the pass; the solver orders the first moves with it too): the
+    table's best move first, then by score plus what the move saves (going out: the
+    opponent's leftovers twice; else the tiles laid, which no longer count against the
+    player), then by tiles laid, then by the history table; the pass last."""
     keys = np.empty(n, dtype=np.int64)
     for i in range(n - 1):
         rec = stack[start + i]
@@ -303,16 +320,16 @@ def _footprint(letters, rec, out):
     of ``rec`` on the board ``letters``: the main word's squares and one beyond each end, and
     the square beyond each end of every new tile's cross run."""
     rows, cols = letters.shape
-    r0, c0, n = np.int64(rec[ROW]), np.int64(rec[COL]), np.int64(rec[LENGTH])
-    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
+    n = np.int64(rec[LENGTH])
+    dr, dc = _direction(rec)
     for k in range(-1, n + 1):
-        r, c = r0 + dr * k, c0 + dc * k
+        r, c = _cell_square(rec, k)
         if _on_board(r, c, rows, cols):
             _set_bit(out, r * cols + c)
     for k in range(n):
         if rec[CELLS + k] & BOARD_FLAG:
             continue
-        r, c = r0 + dr * k, c0 + dc * k
+        r, c = _cell_square(rec, k)
         for step in (-1, 1):  # along the cross line, over its tiles, to the first empty square
             rr, cc = r + step * dc, c + step * dr
             while _on_board(rr, cc, rows, cols) and letters[rr, cc] != 0:
@@ -340,10 +357,9 @@ def _has_bit(bits, square):
 def _touches(letters, rec, placed):
     """Whether a word ``rec`` forms on the board ``letters`` holds a tile of the set ``placed``."""
     rows, cols = letters.shape
-    r0, c0, n = np.int64(rec[ROW]), np.int64(rec[COL]), np.int64(rec[LENGTH])
-    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
-    for k in range(n):
-        r, c = r0 + dr * k, c0 + dc * k
+    dr, dc = _direction(rec)
+    for k in range(rec[LENGTH]):
+        r, c = _cell_square(rec, k)
         if _has_bit(placed, r * cols + c):
             return True
         if rec[CELLS + k] & BOARD_FLAG:
@@ -437,12 +453,11 @@ def _changed_rows(state, placed_squares, n_placed):
 def _track(rec, cols, placed, placed_squares, n_placed, sign):
     """Add the squares ``rec`` lays to the tiles laid since the root (sign 1) or take them off;
     returns the new count (the squares are a stack: moves are taken back in reverse order)."""
-    r0, c0 = np.int64(rec[ROW]), np.int64(rec[COL])
-    dr, dc = (0, 1) if rec[DIR] == ACROSS else (1, 0)
     for k in range(rec[LENGTH]):
         if rec[CELLS + k] & BOARD_FLAG:
             continue
-        square = (r0 + dr * k) * cols + c0 + dc * k
+        r, c = _cell_square(rec, k)
+        square = r * cols + c
         if sign > 0:
             _set_bit(placed, square)
             placed_squares[n_placed] = square
@@ -581,7 +596,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             stack[start + n] = 0  # the pass
             f_start[p] = start
             f_count[p] = n + 1
-            _order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack,
+            order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack,
                          tables.slot_value, state.history, tables)  # fmt: skip
             f_next[p] = 0
             f_best[p] = -INFINITY

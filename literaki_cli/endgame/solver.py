@@ -241,12 +241,10 @@ class EndgameSolver:
         the last complete iteration."""
         counters = state.counters
         counters[ABORTED] = 0
-        mine = int(state.racks[side].sum())
-        their_value = int(search.rack_value(self.tables, state, 1 - side))
-        out = (moves[:, TILES] == mine) & (moves[:, LENGTH] > 0)
-        guess = moves[:, SCORE].astype(np.int64) + out * 2 * their_value
-        guess[moves[:, LENGTH] == 0] = -search.INFINITY
-        order = np.lexsort((-moves[:, TILES], -guess))
+        order = np.zeros(len(moves), dtype=np.int64)  # the first iteration's: as every node orders its moves
+        search.order_moves(moves, 0, len(moves), search.rack_tiles(state, side),
+                           search.rack_value(self.tables, state, 1 - side), -1, order, self.tables.slot_value,
+                           state.history, self.tables)  # fmt: skip
         done: _Iteration | None = None
         keep = min(keep, len(moves))
         for depth in range(1, limit + 1):
