@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from lexicon_build.build import build_lexicon
 from literaki_cli.endgame.solver import EndgameMove, EndgameResult, EndgameSolver
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
@@ -35,7 +34,7 @@ from literaki_cli.engine.scoring import score_tiles
 from literaki_cli.engine.variant import Variant
 from tests.bruteforce import MoveKey, all_moves
 from tests.rules_oracle import Grid, Rules, grid_of, rules_from_text, rules_of
-from tests.test_movegen import LETTERS, LITERAKI, SMALL, play_random_moves, small_board_text
+from tests.test_movegen import LETTERS, LITERAKI, SMALL, play_random_moves, random_word_lexicon, small_board_text
 
 #: Passes in a row that end a two-player game: each player passes twice (rules-literaki.md).
 PASSES_TO_END = 4
@@ -205,15 +204,7 @@ def move_key(move: EndgameMove) -> MoveKey | None:
 @pytest.fixture(scope="module")
 def lexicon(tmp_path_factory) -> tuple[Lexicon, set[str]]:
     """A small random word list over a few letters (as in test_movegen), built into a lexicon."""
-    rng = random.Random(7)
-    words = {"".join(rng.choice(LETTERS) for _ in range(rng.randint(2, 5))) for _ in range(WORD_COUNT)}
-    words |= {"ak", "ka", "ko", "ok", "ta", "at", "to", "kot", "tak", "kat", "oko", "koło", "żak", "ąka"}
-    folder = tmp_path_factory.mktemp("endgame")
-    source = folder / "words.txt"
-    source.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
-    out = folder / "endgame.lexicon"
-    build_lexicon(source, out, LITERAKI)
-    return Lexicon.open(out), words
+    return random_word_lexicon(tmp_path_factory.mktemp("endgame"), WORD_COUNT)
 
 
 @pytest.fixture(scope="module")

@@ -51,17 +51,22 @@ BOARDS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def small_lexicon(tmp_path_factory):
+def random_word_lexicon(folder, count: int) -> tuple[Lexicon, set[str]]:
+    """``count`` random words of 2-5 letters over LETTERS (seeded) and a few real ones, built
+    into a lexicon in ``folder``; returns it and the words."""
     rng = random.Random(7)
-    words = {"".join(rng.choice(LETTERS) for _ in range(rng.randint(2, 5))) for _ in range(260)}
+    words = {"".join(rng.choice(LETTERS) for _ in range(rng.randint(2, 5))) for _ in range(count)}
     words |= {"ak", "ka", "ko", "ok", "ta", "at", "to", "kot", "tak", "kat", "oko", "koło", "żak", "ąka"}
-    folder = tmp_path_factory.mktemp("mg")
     source = folder / "words.txt"
     source.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
-    out = folder / "mg.lexicon"
+    out = folder / "random.lexicon"
     build_lexicon(source, out, LITERAKI)
     return Lexicon.open(out), words
+
+
+@pytest.fixture(scope="module")
+def small_lexicon(tmp_path_factory):
+    return random_word_lexicon(tmp_path_factory.mktemp("mg"), 260)
 
 
 def moves_of(generator: MoveGenerator, board: Board, rack: str) -> dict[frozenset, int]:
