@@ -11,7 +11,16 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LexiconOption, app, output_console
+from literaki_cli.commands.common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    JsonOption,
+    LexiconOption,
+    Output,
+    RulesOption,
+    app,
+    output_console,
+)
 
 BUILD_EPILOG = """\b
 Examples:
@@ -204,13 +213,15 @@ def popular_rule_text(meta: dict) -> str:
 
 @app.command("lexicon-info", epilog=INFO_EPILOG)
 def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = False) -> None:
-    """Show a lexicon file's metadata: source, word counts, build date."""
+    """Show a lexicon file's metadata: source and the dump's date, word counts, build date."""
     from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.wordstudy.versions import lexicon_source_date
 
     lex = Lexicon.open(lexicon)
     info = dict(lex.meta)
     info["path"] = str(lex.path)
     info["file_size"] = lex.path.stat().st_size
+    info["source"] = dict(info["source"]) | {"date": lexicon_source_date(lex.meta)}
     if json_out:
         typer.echo(json.dumps(info, ensure_ascii=False, indent=2, allow_nan=False))
         return
@@ -218,6 +229,7 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
     rows = [
         ("file", f"{info['path']} ({info['file_size'] / 1e6:.2f} MB)"),
         ("source", f"{src['name']} — {src['kind_label']}"),
+        ("dump date", src["date"] or "unknown (the source's name carries no date)"),
         ("source sha256", src["sha256"]),
         ("words", f"{info['word_count']:,} ({info['min_length']}..{info['max_length']} letters)"),
         ("popular words", f"{info['popular']['word_count']:,} ({popular_rule_text(info)})"),
@@ -231,3 +243,76 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
     width = max(len(k) for k, _ in rows)
     for key, value in rows:
         typer.echo(f"{key:<{width}}  {value}")
+
+
+DIFF_EPILOG = """\b
+Examples:
+  literaki lexicon-diff old.lexicon new.lexicon             +word / -word lines, Polish order
+  literaki lexicon-diff sjp-20260101.zip sjp-20260201.zip   two SJP dumps (or a dump and a lexicon)
+  literaki lexicon-diff old.lexicon new.lexicon --only added
+  literaki lexicon-diff old.lexicon new.lexicon --count --json
+
+A dump is filtered by the word rules of the lexicon on the other side (else of --variant), as
+build-lexicon filters it, so a dump and the lexicon built from it hold the same words.
+"""
+
+
+@app.command("lexicon-diff", epilog=DIFF_EPILOG)
+def lexicon_diff_command(
+    old: Annotated[Path, typer.Argument(metavar="OLD", help="The older lexicon file or word list (SJP dump).")],
+    new: Annotated[Path, typer.Argument(metavar="NEW", help="The newer lexicon file or word list (SJP dump).")],
+    only: Annotated[
+        str | None, typer.Option("--only", metavar="added|removed", help="List only the added or only the removed.")
+    ] = None,
+    count: Annotated[bool, typer.Option("--count", "-c", help="Print only the counts.")] = False,
+    popular: Annotated[bool, typer.Option("--popular", help="Compare the popular subsets (two lexicons).")] = False,
+    variant: Annotated[
+        str, typer.Option("--variant", help="Word rules for two word lists (default literaki).")
+    ] = "literaki",
+    rules: RulesOption = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="JSON Lines {word, change}; with --count one object of counts.")
+    ] = False,
+) -> None:
+    """List the words added and removed between two versions of the word list.
+
+    Text: '+word' for an added word, '-word' for a removed one (bare words with --only), in Polish
+    alphabetical order; a summary on stderr.  Exit 0 (1 when nothing changed), 2 on errors.
+    """
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.engine.wordrules import WordRules
+    from literaki_cli.errors import InputError
+    from literaki_cli.wordstudy.versions import diff_versions, open_versions
+
+    if only not in (None, "added", "removed"):
+        raise InputError(f"--only {only!r}: choose added or removed")
+    fallback = WordRules.of(load_variant(variant, rules))
+    old_version, new_version = open_versions(old, new, fallback, popular)
+    diff = diff_versions(old_version, new_version)
+    out = Output()
+    summary = diff.summary()
+    changed = bool(diff.added or diff.removed)
+    if count:
+        if json_out:
+            out.write(json.dumps(summary, ensure_ascii=False) + "\n")
+        else:
+            shown = [("added", len(diff.added)), ("removed", len(diff.removed))]
+            out.write("".join(f"{name}\t{n}\n" for name, n in shown if only in (None, name)))
+        raise typer.Exit(EXIT_OK if changed else EXIT_NEGATIVE)
+    changes = diff.changes(only)
+    for start in range(0, len(changes), 65536):
+        part = changes[start : start + 65536]
+        if json_out:
+            out.write("".join(json.dumps({"word": w, "change": c}, ensure_ascii=False) + "\n" for w, c in part))
+        elif only:
+            out.write("".join(f"{w}\n" for w, _ in part))
+        else:
+            out.write("".join(f"{'+' if c == 'added' else '-'}{w}\n" for w, c in part))
+    out.flush()
+    if not json_out:
+        typer.echo(
+            f"{old_version.label} -> {new_version.label}: {len(diff.added):,} added, {len(diff.removed):,} removed "
+            f"({old_version.count:,} -> {new_version.count:,} words)",
+            err=True,
+        )
+    raise typer.Exit(EXIT_OK if changed else EXIT_NEGATIVE)

@@ -1,0 +1,261 @@
+"""``words``: search the lexicon for study (pattern, regex, anagram, subanagram, hooks), in
+Polish alphabetical, length, probability or tile-point order; one word per line or JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, LexiconOption, Output, RulesOption, app
+
+WORDS_EPILOG = """\b
+Examples:
+  literaki words --pattern 'K?T*'               K, one letter, T, then anything
+  literaki words '*RZ*' --length 5 --count      the pattern may stand alone
+  literaki words --anagram KOTEŁA?              every word of all 7 tiles (? = blank)
+  literaki words --subanagram ŻÓŁWIA? --order probability --limit 20
+  literaki words --regex '^(prze|przy).*ść$' --order points
+  literaki words --starts rz --ends ek --json   JSON Lines: word, length, probability_rank, points, hooks
+  literaki words --hooks kot --extensions       front and back hooks, and the words containing KOT
+  literaki words --pattern '*' --since old.lexicon --new-only   the words new since an older list
+
+\b
+Pattern: ? (or .) one letter, * any run of letters, [abc] one of, [^abc] none of, [a-ć] a range
+in Polish order, a letter itself (case never matters); it matches the whole word.  --regex is a
+Python regular expression matched anywhere in the word (anchor it with ^ and $).
+"""
+
+ORDER_HELP = (
+    "alpha (Polish alphabetical, the default), length (shortest first), probability (shortest first, "
+    "most likely to be drawn from a full bag first), points (most tile points first)."
+)
+
+
+@app.command("words", epilog=WORDS_EPILOG)
+def words_command(
+    pattern_argument: Annotated[
+        str | None, typer.Argument(metavar="[PATTERN]", help="The same as --pattern.", show_default=False)
+    ] = None,
+    pattern: Annotated[
+        str | None, typer.Option("--pattern", "-p", help="Whole-word pattern: ? one letter, * any letters, [..].")
+    ] = None,
+    regex: Annotated[str | None, typer.Option("--regex", "-r", help="Python regular expression (re.search).")] = None,
+    anagram: Annotated[
+        str | None, typer.Option("--anagram", "-a", metavar="TILES", help="Words using all TILES (? = blank).")
+    ] = None,
+    subanagram: Annotated[
+        str | None,
+        typer.Option("--subanagram", "-s", metavar="TILES", help="Words of any 2 or more of TILES (? = blank)."),
+    ] = None,
+    contains: Annotated[
+        str | None, typer.Option("--contains", metavar="LETTERS", help="Words containing LETTERS in a row.")
+    ] = None,
+    starts: Annotated[str | None, typer.Option("--starts", metavar="LETTERS", help="Words starting so.")] = None,
+    ends: Annotated[str | None, typer.Option("--ends", metavar="LETTERS", help="Words ending so.")] = None,
+    length: Annotated[int | None, typer.Option("--length", "-n", metavar="N", help="Words of N letters.")] = None,
+    min_length: Annotated[int | None, typer.Option("--min-length", metavar="N", help="At least N letters.")] = None,
+    max_length: Annotated[int | None, typer.Option("--max-length", metavar="N", help="At most N letters.")] = None,
+    hooks: Annotated[
+        list[str] | None,
+        typer.Option("--hooks", metavar="WORD", help="Front and back hooks of WORD instead of a search (repeatable)."),
+    ] = None,
+    extensions: Annotated[
+        bool, typer.Option("--extensions", "-e", help="With --hooks: every longer word containing WORD too.")
+    ] = False,
+    order: Annotated[str, typer.Option("--order", "-o", help=ORDER_HELP)] = "alpha",
+    reverse: Annotated[bool, typer.Option("--reverse", help="Turn the order round.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="JSON Lines, one object per word.")] = False,
+    details: Annotated[
+        bool,
+        typer.Option(
+            "--details", "-d", help="Tab-separated: word, length, probability rank, points, front and back hooks."
+        ),
+    ] = False,
+    count: Annotated[bool, typer.Option("--count", "-c", help="Print only how many words match.")] = False,
+    limit: Annotated[
+        int | None,
+        typer.Option(min=0, metavar="N", help="At most N words (with --extensions: N containing words; 0 = all)."),
+    ] = None,
+    since: Annotated[
+        Path | None,
+        typer.Option(
+            "--since", metavar="OLD", help="Mark words new since OLD (a lexicon file or an SJP dump) with '+'."
+        ),
+    ] = None,
+    new_only: Annotated[bool, typer.Option("--new-only", help="With --since: only the words new since OLD.")] = False,
+    popular: Annotated[bool, typer.Option("--popular", help="Search the popular subset instead.")] = False,
+    variant: Annotated[
+        str | None, typer.Option("--variant", help="Variant whose bag and tile points count (default: the lexicon's).")
+    ] = None,
+    rules: RulesOption = None,
+    lexicon: LexiconOption = None,
+) -> None:
+    """Search the lexicon: patterns, anagrams, subanagrams, hooks; Zyzzyva-style word study.
+
+    Every filter given must hold (they are ANDed).  Exit 0 when a word is found, 1 when none is, 2 on errors.
+    """
+    from literaki_cli.errors import InputError
+    from literaki_cli.wordstudy.search import ORDERS, WordQuery
+
+    if pattern_argument is not None and pattern is not None:
+        raise InputError("give the pattern as an argument or as --pattern, not both")
+    if order not in ORDERS:
+        raise InputError(f"--order {order!r}: choose one of {', '.join(ORDERS)}")
+    if new_only and since is None:
+        raise InputError("--new-only needs --since OLD")
+    if json_out and details:
+        raise InputError("give --json or --details, not both")
+    query = WordQuery(
+        pattern if pattern is not None else pattern_argument, regex, anagram, subanagram, contains, starts, ends,
+        length, min_length, max_length,
+    )  # fmt: skip
+    if hooks:
+        if not query.is_empty:
+            raise InputError("--hooks lists a word's hooks; give it without search filters")
+        _hooks_mode(hooks, extensions, json_out, limit, popular, lexicon)
+        return
+    if extensions:
+        raise InputError("--extensions goes with --hooks WORD")
+    compiled = query.compile()  # bad input fails before the lexicon is opened
+    shown = _Shown(order, reverse, json_out, details, count, limit or None, since, new_only)
+    raise typer.Exit(_search_mode(compiled, shown, popular, variant, rules, lexicon))
+
+
+def _open(lexicon: Path | None, popular: bool):
+    from literaki_cli.engine.lexicon import Lexicon
+
+    lex = Lexicon.open(lexicon)
+    return lex, (lex.popular if popular else lex.words)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """How the words found are shown."""
+
+    order: str
+    reverse: bool
+    json_out: bool
+    details: bool
+    count: bool
+    limit: int | None
+    since: Path | None
+    new_only: bool
+
+
+def _search_mode(compiled, shown: _Shown, popular: bool, variant: str | None, rules: Path | None,
+                 lexicon: Path | None) -> int:  # fmt: skip
+    """Run the search and print its answer; the exit code."""
+    from literaki_cli.wordstudy.search import WordFacts, order_words
+
+    order, reverse, json_out, details, count, limit, since, new_only = (
+        shown.order, shown.reverse, shown.json_out, shown.details, shown.count, shown.limit, shown.since,
+        shown.new_only,
+    )  # fmt: skip
+
+    lex, word_set = _open(lexicon, popular)
+    marker = _since_marker(since, lex) if since is not None else None
+    out = Output()
+    if count and marker is None:
+        found = compiled.count(word_set)
+        out.write(json.dumps({"count": found}) + "\n" if json_out else f"{found}\n")
+        return EXIT_OK if found else EXIT_NEGATIVE
+    in_order = order == "alpha" and not reverse and marker is None
+    words = compiled.words(word_set, limit if in_order else None, lex.meta["alphabet"])
+    new = None
+    if marker is not None:
+        new = marker.new_flags(words, [True] * len(words))
+        if new_only:
+            words = [w for w, is_new in zip(words, new, strict=True) if is_new]
+            new = [True] * len(words)
+    if count:
+        out.write(json.dumps({"count": len(words)}) + "\n" if json_out else f"{len(words)}\n")
+        return EXIT_OK if words else EXIT_NEGATIVE
+    facts = WordFacts(word_set, _bag(lex, variant, rules)) if (order in ("probability", "points") or json_out
+                                                              or details) else None  # fmt: skip
+    if order != "alpha" or reverse:
+        flags = dict(zip(words, new, strict=True)) if new is not None else None
+        words = order_words(words, order, facts, reverse)
+        new = [flags[w] for w in words] if flags is not None else None
+    if limit is not None:
+        words = words[:limit]
+        new = new[:limit] if new is not None else None
+    show_mark = marker is not None and not new_only
+    if json_out or details:
+        _write_records(out, facts, words, new if show_mark else None, json_out)
+    else:
+        marks = new if show_mark and new is not None else [False] * len(words)
+        for start in range(0, len(words), 65536):
+            chunk = zip(words[start : start + 65536], marks[start : start + 65536], strict=True)
+            out.write("".join(f"{w}+\n" if is_new else f"{w}\n" for w, is_new in chunk))
+    return EXIT_OK if words else EXIT_NEGATIVE
+
+
+def _write_records(out: Output, facts, words: list[str], new: list[bool] | None, json_out: bool) -> None:
+    for start in range(0, len(words), 65536):
+        part = words[start : start + 65536]
+        records = facts.records(part, new[start : start + 65536] if new is not None else None)
+        if json_out:
+            out.write("".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in records))
+            continue
+        lines = []
+        for r in records:
+            mark = "+" if r.new else ""
+            lines.append(
+                f"{r.word}{mark}\t{r.length}\t{r.probability_rank}\t{r.points}\t"
+                f"{''.join(r.front_hooks) or '-'}\t{''.join(r.back_hooks) or '-'}\n"
+            )
+        out.write("".join(lines))
+
+
+def _bag(lex, variant: str | None, rules: Path | None):
+    from literaki_cli.engine.variant import builtin_variants, load_variant
+    from literaki_cli.wordstudy.probability import TileBag
+
+    if variant is None and rules is None:
+        recorded = lex.meta.get("rules", {}).get("variant") if isinstance(lex.meta.get("rules"), dict) else None
+        variant = recorded if recorded in builtin_variants() else "literaki"
+    return TileBag.of(load_variant(variant or "literaki", rules))
+
+
+def _since_marker(since: Path, lex):
+    from literaki_cli.analysis.wordinput import lexicon_word_rules
+    from literaki_cli.wordstudy.versions import NewSince
+
+    return NewSince.open(since, lexicon_word_rules(lex.meta))
+
+
+def _hooks_mode(words: list[str], extensions: bool, json_out: bool, limit: int | None, popular: bool,
+                lexicon: Path | None) -> None:  # fmt: skip
+    from literaki_cli.engine import alphabet
+    from literaki_cli.errors import InputError
+    from literaki_cli.wordstudy.search import containing, hooks_of
+
+    normalized = []
+    for word in words:
+        norm = alphabet.normalize(word.strip())
+        if not norm or any(ch not in alphabet.CODE_OF for ch in norm):
+            raise InputError(f"--hooks {word!r}: give a word of letters")
+        normalized.append(norm)
+    _, word_set = _open(lexicon, popular)
+    out = Output()
+    shown_limit = (limit or None) if json_out else (20 if limit is None else limit or None)
+    for word, (front, back) in zip(normalized, hooks_of(word_set, normalized), strict=True):
+        record: dict = {"word": word, "front_hooks": front, "back_hooks": back}
+        longer = containing(word_set, word) if extensions else None
+        if longer is not None:
+            record |= {"containing_count": len(longer), "containing": longer[:shown_limit]}
+        if json_out:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            continue
+        lines = [word, f"  front hooks: {' '.join(front) or '-'}", f"  back hooks:  {' '.join(back) or '-'}"]
+        if longer is not None:
+            shown = longer[:shown_limit]
+            more = len(longer) - len(shown)
+            lines.append(
+                f"  in {len(longer):,} longer words: {' '.join(shown) or '-'}" + (f" … (+{more:,})" if more else "")
+            )
+        out.write("\n".join(lines) + "\n")
