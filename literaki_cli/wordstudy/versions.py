@@ -221,6 +221,11 @@ class NewSince:
         """OLD as a lexicon file or a source (filtered by ``rules``, those of the lexicon in use)."""
         return cls(open_version(Path(path), rules))
 
+    @property
+    def note(self) -> str:
+        """What ``check-word --since`` adds to the line of a new word."""
+        return f"new since {self.old.label}"
+
     def new_flags(self, words: list[str], valid: list[bool]) -> list[bool]:
         """For each normalised word: valid (in the lexicon in use) and not in OLD."""
         present = self.old.contains([w if ok else "" for w, ok in zip(words, valid, strict=True)])
