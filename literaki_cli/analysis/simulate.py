@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from literaki_cli.errors import InputError
 
@@ -517,26 +517,20 @@ class RunFolder:
     done: list[GameOutput]
     interrupts: _Interrupts
 
-    def play(self, workers: int, on_game: Callable[[GameOutput], None] | None = None) -> RunResult:
-        """Play the games of the run not finished yet; save them as they come and at the end.
-        On return, Ctrl-C stays deferred until the folder is released (the report is saving too)."""
+    def play(self, runner: GameRunner | int, on_game: Callable[[GameOutput], None] | None = None) -> RunResult:
+        """Play the games of the run not finished yet on ``runner`` (a number: that many local
+        worker processes); save them as they come and at the end.  On return, Ctrl-C stays
+        deferred until the folder is released (the report is saving too)."""
         config, out_dir, gate = self.config, self.path, self.interrupts
+        runner = LocalRunner(runner) if isinstance(runner, int) else runner
         result = RunResult(config, list(self.done))
         finished = {o.game_id for o in self.done}
         pending = [g for g in range(config.games) if g not in finished]
         started = last_checkpoint = time.perf_counter()
-        pool = None
+        completed = False
         try:
-            if pending and workers > 1:
-                # created while Ctrl-C is deferred: the forked workers then ignore it (the parent handles it)
-                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(config,))
-                chunk = max(1, min(8, len(pending) // (workers * 8)))
-                results = pool.imap_unordered(play_one, pending, chunksize=chunk)
-            elif pending:
-                _setup(config)
-                results = map(play_one, pending)
-            else:
-                results = iter(())
+            # started while Ctrl-C is deferred: forked workers then ignore it (the parent handles it)
+            results = runner.start(config, pending) if pending else iter(())
             gate.play()
             for output in results:
                 result.outputs.append(output)
@@ -547,21 +541,57 @@ class RunFolder:
                     _write_tables(out_dir, result.outputs, config)
                     last_checkpoint = time.perf_counter()
                     gate.play()
+            completed = True
         except KeyboardInterrupt:
             result.interrupted = True
         finally:
             gate.save()
-            if pool is not None:
-                if result.interrupted:
-                    pool.terminate()
-                else:
-                    pool.close()
-                pool.join()
-        result.seconds = time.perf_counter() - started
-        result.outputs.sort(key=lambda o: o.game_id)
-        if out_dir and len(result.outputs) > len(self.done):
-            _write_tables(out_dir, result.outputs, config)
+            try:
+                runner.stop(cancel=not completed)
+            finally:  # whatever stopped the run (Ctrl-C, a failing worker), the finished games are saved
+                result.seconds = time.perf_counter() - started
+                result.outputs.sort(key=lambda o: o.game_id)
+                if out_dir and len(result.outputs) > len(self.done):
+                    _write_tables(out_dir, result.outputs, config)
         return result
+
+
+class GameRunner(Protocol):
+    """Where a run's games are played: :meth:`start` yields each finished game (in any order;
+    the tables are sorted by game number), :meth:`stop` ends the work, cancelling what is left
+    when ``cancel`` (Ctrl-C).  Games are seeded by (seed, game number), so every runner gives
+    the same tables.  :class:`LocalRunner` plays in this machine's processes;
+    ``literaki_cli.cluster.RayRunner`` on a Ray cluster."""
+
+    def start(self, config: RunConfig, pending: list[int]) -> Iterator[GameOutput]: ...
+
+    def stop(self, cancel: bool) -> None: ...
+
+
+class LocalRunner:
+    """Games in this process (one worker) or in a pool of forked worker processes."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: Any = None
+
+    def start(self, config: RunConfig, pending: list[int]) -> Iterator[GameOutput]:
+        if self.workers <= 1:
+            _setup(config)
+            return map(play_one, pending)
+        self.pool = multiprocessing.get_context("fork").Pool(self.workers, initializer=_init_worker, initargs=(config,))
+        chunk = max(1, min(8, len(pending) // (self.workers * 8)))
+        return self.pool.imap_unordered(play_one, pending, chunksize=chunk)
+
+    def stop(self, cancel: bool) -> None:
+        if self.pool is None:
+            return
+        if cancel:
+            self.pool.terminate()
+        else:
+            self.pool.close()
+        self.pool.join()
+        self.pool = None
 
 
 @contextmanager
@@ -614,7 +644,7 @@ def open_run(
 
 def run_simulation(
     config: RunConfig,
-    workers: int,
+    workers: GameRunner | int,
     out_dir: Path | None,
     resume: bool = False,
     on_game: Callable[[GameOutput], None] | None = None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +17,7 @@ from literaki_cli.commands.common import (
     app,
     output_console,
 )
+from literaki_cli.commands.runoptions import RayOption, WorkersOption, game_runner
 
 # The options that are settings of a run (recorded in run.json): on --resume they come from the
 # record, and one stated on the command line must agree with it.
@@ -30,6 +30,8 @@ Examples:
   literaki simulate --games 200 --players mistrz,trudny,normalny,latwy --workers 2
   literaki simulate --game grid5 --players trudny,latwy
   literaki simulate --resume runs/tn                  continue an interrupted run
+  literaki simulate --games 100000 --players mistrz,trudny --ray auto --out runs/big
+                                                      on the Ray cluster this machine is a node of
 """
 
 REPORT_EPILOG = """\b
@@ -47,7 +49,8 @@ def simulate_command(
         str, typer.Option("--players", "-p", help="Comma-separated levels: latwy, normalny, trudny, mistrz.")
     ] = "trudny,normalny",
     seed: Annotated[int, typer.Option(help="Seed of every game's bag and choices.")] = 1,
-    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")] = None,
+    workers: WorkersOption = None,
+    ray: RayOption = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Folder for tables, GCG and report (new or empty).")
     ] = None,
@@ -79,6 +82,7 @@ def simulate_command(
     from literaki_cli.engine.lexicon import Lexicon, resolve_lexicon_path
     from literaki_cli.errors import InputError
 
+    runner = game_runner(ray, workers)
     settings = {
         "games": games, "players": [p.strip() for p in players.split(",") if p.strip()], "seed": seed,
         "variant": variant, "game": game, "rules": _absolute(rules), "levels": _absolute(levels), "gcg": gcg,
@@ -102,7 +106,7 @@ def simulate_command(
             Lexicon.open(Path(run.config.lexicon))
         total = run.config.games
         bar = tqdm(total=total, initial=len(run.done), unit="game", desc="simulating", disable=None, smoothing=0.05)
-        result = run.play(workers or os.cpu_count() or 1, on_game=lambda _: bar.update(1))
+        result = run.play(runner, on_game=lambda _: bar.update(1))
         bar.close()
         if not result.outputs:
             hint = f"; continue with --resume {out_dir}" if result.interrupted else ""

@@ -1,0 +1,204 @@
+"""``simulate --ray``: a run's games played by actors on a Ray cluster.
+
+Each actor (one per CPU of the cluster, or ``--workers N``) opens the lexicon and builds its
+players once, then plays batches of game numbers; the games are seeded by (seed, game number)
+exactly as in local workers, so the tables are identical whoever plays them.  The driver keeps
+two batches queued per actor, streams each finished game back to the run (tables, checkpoints,
+progress bar) and, on Ctrl-C, kills the actors: every game already returned is kept.
+
+The files a run reads (lexicon, ``--rules``, ``--levels``, ``--leaves``) need not exist on the
+other machines: the driver reads them once and puts them in Ray's object store, and each actor
+writes them into a per-machine cache (``$TMPDIR/literaki-ray/<sha256>/``) before opening them.
+Leave files named *inside* a levels file are read by their path on every machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import socket
+import tempfile
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from literaki_cli.analysis.simulate import GameOutput, RunConfig, _setup, play_one
+from literaki_cli.errors import InputError
+
+INSTALL_HINT = "pip install 'literaki[cluster]'"
+#: The run settings that name files the actors must read.
+SHIPPED_SETTINGS = ("lexicon", "rules", "levels", "leaves")
+#: Batches queued per actor, so that an actor never waits for the driver between two batches.
+QUEUED_PER_ACTOR = 2
+#: Most games in one task: small enough that progress and Ctrl-C stay responsive (a game takes
+#: 0.1-3 s), large enough that Ray's per-task cost (about a millisecond) stays negligible.
+MAX_BATCH = 8
+#: How often (s) the driver wakes from waiting for results, so Ctrl-C is handled promptly.
+WAIT_SECONDS = 0.5
+#: How long (s) to wait for a cluster's head to accept a connection before giving up.
+CONNECT_SECONDS = 5.0
+_ADDRESS = re.compile(r"(ray://)?[^\s:/]+:\d{1,5}")
+
+
+def import_ray():
+    """The ``ray`` module; InputError naming the extra to install when it is missing."""
+    try:
+        import ray
+    except ImportError:
+        raise InputError(f"--ray needs Ray, which is not installed: {INSTALL_HINT}") from None
+    return ray
+
+
+def check_address(address: str) -> str:
+    """``address`` if it is ``auto``, ``host:port`` or ``ray://host:port``; InputError otherwise."""
+    if address != "auto" and not _ADDRESS.fullmatch(address):
+        raise InputError(f"--ray {address!r}: give auto, HOST:PORT (a cluster's head) or ray://HOST:PORT (Ray Client)")
+    return address
+
+
+def connect(address: str):
+    """Join the Ray cluster at ``address`` as a driver (``auto``: the cluster this machine is a
+    node of); InputError in one line when there is none.  Ray's own start-up chatter is quietened
+    and its usage statistics are never sent."""
+    check_address(address)
+    ray = import_ray()
+    if address != "auto":
+        _check_reachable(address)
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if ray.is_initialized():
+        return ray
+    try:
+        ray.init(address=address, logging_level=logging.ERROR, configure_logging=True)
+    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError, TimeoutError...
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"--ray {address}: cannot join a Ray cluster ({reason})") from None
+    return ray
+
+
+def _check_reachable(address: str) -> None:
+    """InputError unless something listens at ``address``: Ray itself retries an unreachable
+    head for minutes (and ignores SIGTERM meanwhile)."""
+    host, port = address.removeprefix("ray://").rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise InputError(f"--ray {address}: no Ray cluster answers there ({reason})") from None
+
+
+def shipment(config: RunConfig) -> dict[str, tuple[str, bytes]]:
+    """The files of the run's settings, read on the driver: setting -> (file name, contents).
+    A default leave file chosen by ``$LITERAKI_LEAVES`` is shipped as the ``leaves`` setting, so
+    the actors use the driver's choice."""
+    from literaki_cli.equity.leaves import ENV_VAR as LEAVES_ENV
+
+    paths = {key: getattr(config, key) for key in SHIPPED_SETTINGS}
+    if paths["leaves"] is None and os.environ.get(LEAVES_ENV):
+        paths["leaves"] = os.environ[LEAVES_ENV]
+    files = {}
+    for key, path in paths.items():
+        if path is None:
+            continue
+        try:
+            files[key] = (Path(path).name, Path(path).expanduser().read_bytes())
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the {key} file to send to the cluster: {exc.strerror}") from None
+    return files
+
+
+def materialize(files: dict[str, tuple[str, bytes]], root: Path | None = None) -> dict[str, str]:
+    """Write shipped files into this machine's cache (once per content: a file there is named by
+    its hash, so a stale copy is never used) and return setting -> local path."""
+    root = root or Path(tempfile.gettempdir()) / "literaki-ray"
+    local = {}
+    for key, (name, data) in files.items():
+        path = root / hashlib.sha256(data).hexdigest() / name
+        if not (path.is_file() and path.stat().st_size == len(data)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)  # atomic: actors on one machine may write the same file at once
+        local[key] = str(path)
+    return local
+
+
+class SimulationActor:
+    """One Ray actor: the run's table set up once, then batches of games on request."""
+
+    def __init__(self, settings: dict, files: dict[str, tuple[str, bytes]]) -> None:
+        config = RunConfig(**settings)
+        _setup(replace(config, **materialize(files)))
+
+    def play(self, game_ids: list[int]) -> list[GameOutput]:
+        return [play_one(game_id) for game_id in game_ids]
+
+
+class RayRunner:
+    """A :class:`~literaki_cli.analysis.simulate.GameRunner` on the Ray cluster at ``address``
+    with ``actors`` actors (default: one per CPU the cluster has)."""
+
+    def __init__(self, address: str, actors: int | None = None) -> None:
+        self.address = check_address(address)
+        self.actors = actors
+        self._ray: Any = None
+        self._live: list = []
+
+    def connect(self) -> None:
+        """Join the cluster now (InputError if there is none), before any run folder is made."""
+        self._ray = self._ray or connect(self.address)
+
+    def start(self, config: RunConfig, pending: list[int]) -> Iterator[GameOutput]:
+        self.connect()
+        ray = self._ray
+        count = self.actors or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        count = max(1, min(count, len(pending)))
+        size = max(1, min(MAX_BATCH, len(pending) // (count * 4)))
+        batches = deque(pending[i : i + size] for i in range(0, len(pending), size))
+        files = ray.put(shipment(config))
+        actor_class = ray.remote(num_cpus=1, max_restarts=0)(SimulationActor)
+        self._live = [actor_class.remote(asdict(config), files) for _ in range(count)]
+        return self._results(ray, batches)
+
+    def _results(self, ray, batches: deque) -> Iterator[GameOutput]:
+        in_flight: dict = {}
+
+        def submit(actor) -> None:
+            if batches:
+                in_flight[actor.play.remote(batches.popleft())] = actor
+
+        for actor in self._live:
+            for _ in range(QUEUED_PER_ACTOR):
+                submit(actor)
+        while in_flight:
+            ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=WAIT_SECONDS)
+            for ref in ready:
+                actor = in_flight.pop(ref)
+                outputs = self._fetch(ray, ref)
+                submit(actor)
+                yield from outputs
+
+    def _fetch(self, ray, ref) -> list[GameOutput]:
+        """A batch's games; a failure on the cluster becomes one InputError line."""
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayError as exc:
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, InputError):
+                raise InputError(f"on the Ray cluster: {cause}") from None
+            text = str(cause or exc).strip()
+            lines = [line for line in text.splitlines() if line.strip()]
+            raise InputError(f"on the Ray cluster: {lines[-1] if lines else type(exc).__name__}") from None
+
+    def stop(self, cancel: bool) -> None:
+        """Kill the actors (a cancelled run's batches in progress are dropped) and leave the cluster."""
+        ray, self._ray = self._ray, None
+        if ray is None:
+            return
+        for actor in self._live:
+            ray.kill(actor)
+        self._live = []
+        ray.shutdown()

@@ -1,0 +1,133 @@
+"""``simulate --ray``: the same tables on a Ray cluster as in one local process, a cluster run
+interrupted by Ctrl-C and resumed, and the one-line errors without Ray or without a cluster.
+
+The cluster is a local Ray head with two worker slots, started by each test inside a network
+namespace that holds only loopback (tests/loopback_ray.py): nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from literaki_cli.cli import main
+from tests.loopback_ray import (
+    HEAD_PORT,
+    RAY_CLIENT_PORT,
+    namespace_unavailable,
+    ray_unavailable,
+    run_in_loopback_cluster,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ("turns", "games", "players")
+
+needs_cluster = pytest.mark.skipif(
+    bool(ray_unavailable() or namespace_unavailable()),
+    reason=f"no loopback-only Ray cluster here: {ray_unavailable() or namespace_unavailable()}",
+)
+
+
+def run_args(game_lexicon, games: int, out: Path, *more: str) -> list[str]:
+    lexicon, levels = game_lexicon
+    return ["simulate", "--players", "slaby,mistrz", "--games", str(games), "--seed", "11",
+            "--lexicon", str(lexicon.path), "--levels", str(levels), "--out", str(out), *more]  # fmt: skip
+
+
+def shell(args: list[str]) -> str:
+    return " ".join(shlex.quote(a) for a in [sys.executable, "-m", "literaki_cli", *args])
+
+
+def assert_same_tables(folder: Path, reference: Path) -> None:
+    for name in TABLES:
+        got, want = (pl.read_parquet(f / f"{name}.parquet") for f in (folder, reference))
+        assert got.columns == want.columns, name
+        assert got.height == want.height, name
+        assert got.equals(want), f"{name}.parquet differs from the --workers 1 run"
+        assert (folder / f"{name}.csv").read_bytes() == (reference / f"{name}.csv").read_bytes(), name
+
+
+@pytest.fixture(scope="module")
+def reference(game_lexicon, tmp_path_factory):
+    """The 40 games of the tests' run played by one local worker: what every runner must give."""
+    out = tmp_path_factory.mktemp("ray-reference") / "run"
+    assert main(run_args(game_lexicon, 40, out, "--workers", "1")) == 0
+    return out
+
+
+@needs_cluster
+def test_a_cluster_run_gives_the_tables_of_one_local_worker(game_lexicon, reference, tmp_path):
+    auto, head, client = (tmp_path / name for name in ("auto", "head", "client"))
+    body = " && ".join([
+        shell(run_args(game_lexicon, 40, auto, "--ray", "auto")),
+        shell(run_args(game_lexicon, 40, head, "--ray", f"127.0.0.1:{HEAD_PORT}", "--workers", "1")),
+        shell(run_args(game_lexicon, 40, client, "--ray", f"ray://127.0.0.1:{RAY_CLIENT_PORT}")),
+    ])  # fmt: skip
+    done = run_in_loopback_cluster(body)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr
+    assert done.leftovers == []
+    for folder in (auto, head, client):
+        assert_same_tables(folder, reference)
+        assert "40 games in" in done.stderr
+
+
+DRIVER = """
+import re, sys, pexpect
+args = sys.argv[1:]
+child = pexpect.spawn(args[0], args[1:], encoding="utf-8", timeout=300, dimensions=(24, 160))
+while True:  # the progress bar: wait until a few games are in, then press Ctrl-C
+    child.expect(r"(\\d+)/40 \\[")
+    if int(child.match.group(1)) >= 4:
+        break
+child.sendintr()
+child.expect(pexpect.EOF)
+child.close()
+print(child.before)
+sys.exit(child.exitstatus if child.exitstatus is not None else 200)
+"""
+
+
+@needs_cluster
+def test_a_cluster_run_stopped_by_ctrl_c_keeps_its_games_and_resumes(game_lexicon, reference, tmp_path):
+    out = tmp_path / "run"
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER, encoding="utf-8")
+    interrupted = shlex.join([sys.executable, str(driver), sys.executable, "-m", "literaki_cli",
+                              *run_args(game_lexicon, 40, out, "--ray", "auto")])  # fmt: skip
+    resumed = shell(["simulate", "--resume", str(out), "--ray", f"127.0.0.1:{HEAD_PORT}"])
+    body = f"{interrupted}; echo interrupted-exit=$?; {resumed}"
+    done = run_in_loopback_cluster(body)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "interrupted-exit=130" in done.stdout, done.stdout[-3000:]
+    assert "interrupted: " in done.stdout and " of 40 games kept; continue with --resume" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.leftovers == []
+    assert_same_tables(out, reference)
+
+
+def test_without_ray_the_option_names_the_extra_to_install(game_lexicon, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    out = tmp_path / "run"
+    assert main(run_args(game_lexicon, 2, out, "--ray", "auto")) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "literaki: error: --ray needs Ray, which is not installed: pip install 'literaki[cluster]'"
+    assert not out.exists()  # refused before the run folder is made
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [("nowhere", "give auto, HOST:PORT"), ("127.0.0.1:1", "no Ray cluster answers there"),
+     ("ray://127.0.0.1:1", "no Ray cluster answers there")],
+)  # fmt: skip
+def test_a_bad_or_silent_address_is_one_line(game_lexicon, tmp_path, capsys, address, message):
+    pytest.importorskip("ray", reason="Ray is not installed (the cluster extra)")
+    out = tmp_path / "run"
+    assert main(run_args(game_lexicon, 2, out, "--ray", address)) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert not out.exists()
