@@ -322,6 +322,16 @@ def test_records_have_hooks_and_points(study):
             "back": [ch for ch in alphabet.POLISH_LETTERS if "kot" + ch in words],
         },
     }
+    some = polish(words)[::7]
+    new = [i % 3 == 0 for i in range(len(some))]
+    records = facts.records(some, new)
+    assert facts.lines(some, new) == "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in records)
+    assert facts.lines(some) == "".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in facts.records(some))
+    for line, r in zip(facts.lines(some, new, json_lines=False).splitlines(), records, strict=True):
+        assert line.split("\t") == [
+            r.word + ("+" if r.new else ""), str(r.length), str(r.probability_rank), str(r.points),
+            "".join(r.front_hooks) or "-", "".join(r.back_hooks) or "-",
+        ]  # fmt: skip
     three = [w for w in words if len(w) == 3]
     ranks = {r.word: r.probability_rank for r in facts.records(three)}
     combos = dict(zip(three, BAG.combinations_of(three).tolist(), strict=True))

@@ -196,19 +196,8 @@ def _search_mode(compiled, shown: _Shown, popular: bool, variant: str | None, ru
 
 def _write_records(out: Output, facts, words: list[str], new: list[bool] | None, json_out: bool) -> None:
     for start in range(0, len(words), 65536):
-        part = words[start : start + 65536]
-        records = facts.records(part, new[start : start + 65536] if new is not None else None)
-        if json_out:
-            out.write("".join(json.dumps(r.as_dict(), ensure_ascii=False) + "\n" for r in records))
-            continue
-        lines = []
-        for r in records:
-            mark = "+" if r.new else ""
-            lines.append(
-                f"{r.word}{mark}\t{r.length}\t{r.probability_rank}\t{r.points}\t"
-                f"{''.join(r.front_hooks) or '-'}\t{''.join(r.back_hooks) or '-'}\n"
-            )
-        out.write("".join(lines))
+        part_new = new[start : start + 65536] if new is not None else None
+        out.write(facts.lines(words[start : start + 65536], part_new, json_lines=json_out))
 
 
 def _bag(lex, variant: str | None, rules: Path | None):

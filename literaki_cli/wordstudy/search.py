@@ -9,8 +9,10 @@ fails fast; then one walk of the word graph (:func:`kernels.search`) finds every
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -19,7 +21,7 @@ from literaki_cli.engine.lexicon import WordSet, encode_many
 from literaki_cli.engine.position import normalize_rack
 from literaki_cli.errors import InputError
 from literaki_cli.wordstudy import automaton, collation, kernels
-from literaki_cli.wordstudy.probability import ProbabilityRanks, TileBag, word_bounds
+from literaki_cli.wordstudy.probability import ProbabilityRanks, TileBag
 
 #: The orders of the answer: alphabetical (Polish), by length, by probability, by tile points.
 ORDERS = ("alpha", "length", "probability", "points")
@@ -160,9 +162,14 @@ def find_words(word_set: WordSet, query: WordQuery, limit: int | None = None, le
 # --------------------------------------------------------------------------- hooks
 
 
+@cache
+def _letters_of(mask: int) -> tuple[str, ...]:
+    return tuple(letter for code, letter in alphabet.LETTER_OF.items() if mask >> code & 1)
+
+
 def hook_letters(mask: int) -> list[str]:
     """The letters of a bit set (bit = letter code), in Polish alphabetical order."""
-    return [letter for code, letter in alphabet.LETTER_OF.items() if mask >> code & 1]
+    return list(_letters_of(mask))
 
 
 def hooks_of(word_set: WordSet, words: list[str]) -> list[tuple[list[str], list[str]]]:
@@ -228,7 +235,7 @@ class WordFacts:
 
     def columns(self, words: list[str], ranks: bool = True, hooks: bool = True) -> dict[str, np.ndarray]:
         """Per word: ``length``, ``combinations``, ``points``, and ``rank``/``front``/``back`` when asked."""
-        codes, starts, ends = _encode(words)
+        codes, starts, ends = encode_many(words)
         lengths = ends - starts
         out = {
             "length": lengths,
@@ -242,31 +249,47 @@ class WordFacts:
         return out
 
     def records(self, words: list[str], new: list[bool] | None = None) -> list[WordRecord]:
-        cols = self.columns(words)
-        records = []
-        for i, word in enumerate(words):
-            records.append(
-                WordRecord(
-                    word,
-                    int(cols["length"][i]),
-                    int(cols["rank"][i]),
-                    int(cols["points"][i]),
-                    hook_letters(int(cols["front"][i])),
-                    hook_letters(int(cols["back"][i])),
-                    None if new is None else new[i],
-                )
+        """A :class:`WordRecord` per word (``new``: whether each is new since an older list)."""
+        cols = {name: column.tolist() for name, column in self.columns(words).items()}
+        flags = new if new is not None else [None] * len(words)
+        return [
+            WordRecord(word, length, rank, points, hook_letters(front), hook_letters(back), flag)
+            for word, length, rank, points, front, back, flag in zip(
+                words, cols["length"], cols["rank"], cols["points"], cols["front"], cols["back"], flags, strict=True
             )
-        return records
+        ]
+
+    def lines(self, words: list[str], new: list[bool] | None = None, json_lines: bool = True) -> str:
+        """The records of ``words`` as JSON Lines (each line ``json.dumps(record.as_dict())``), or
+        as tab-separated details (word, '+' when new, length, rank, points, front and back hooks),
+        written straight from the columns: a hundred thousand words in a fraction of a second."""
+        cols = {name: column.tolist() for name, column in self.columns(words).items()}
+        flags = new if new is not None else [None] * len(words)
+        rows = zip(words, cols["length"], cols["rank"], cols["points"], cols["front"], cols["back"], flags, strict=True)
+        if not json_lines:
+            return "".join(
+                f"{word}{'+' if flag else ''}\t{length}\t{rank}\t{points}\t{_hooks_text(front)}\t{_hooks_text(back)}\n"
+                for word, length, rank, points, front, back, flag in rows
+            )
+        return "".join(
+            f'{{"word": {_quote(word)}, "length": {length}, "probability_rank": {rank}, "points": {points}, '
+            f'"hooks": {{"front": {_hooks_json(front)}, "back": {_hooks_json(back)}}}'
+            + ("}\n" if flag is None else f', "new": {"true" if flag else "false"}}}\n')
+            for word, length, rank, points, front, back, flag in rows
+        )
 
 
-def _encode(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    if not words:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros(0, dtype=np.uint8), empty, empty
-    buffer = np.frombuffer(("\xff".join(alphabet.to_code_string(w) for w in words) + "\xff").encode("latin-1"),
-                           dtype=np.uint8)  # fmt: skip
-    starts, ends = word_bounds(buffer)
-    return buffer, starts, ends
+_quote = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) writes for a string
+
+
+@cache
+def _hooks_json(mask: int) -> str:
+    return json.dumps(list(_letters_of(mask)), ensure_ascii=False)
+
+
+@cache
+def _hooks_text(mask: int) -> str:
+    return "".join(_letters_of(mask)) or "-"
 
 
 def order_words(words: list[str], order: str, facts: WordFacts | None = None, reverse: bool = False) -> list[str]:
