@@ -278,3 +278,18 @@ def score_placement(
             result.problems.append(f"the move needs more tiles than the set holds: {problem}{hint}")
     leave = take_from_rack(rack_needs(result.tiles), rack)[0] if rack is not None else None
     return PlacementScore(move, result, position.board.with_tiles(result.tiles), leave)
+
+
+def score_move(
+    position: Position, text: str, rack: str | None, open_lexicon: Callable[[], object], lenient: bool = False
+) -> TurnScore | PlacementScore:
+    """``score``'s answer for the move written ``text`` (GCG: a placement, ``-TILES`` an
+    exchange, ``-`` a pass): a placement is judged against the lexicon ``open_lexicon()``
+    gives (opened only for a placement), the rest by :func:`score_turn`.  ``score`` and
+    ``score --batch`` both answer through it."""
+    from literaki_cli.engine.move import Placement, parse_move
+
+    parsed = parse_move(text, position.variant)
+    if not isinstance(parsed, Placement):
+        return score_turn(text, parsed, rack, position)
+    return score_placement(position, parsed, rack, open_lexicon().words.lookup, lenient)

@@ -34,7 +34,7 @@ from literaki_cli.engine.movegen import (
     record_words,
     warm_up,
 )
-from literaki_cli.engine.scoring import WordScore, score_tiles
+from literaki_cli.engine.scoring import BoardGrid, WordScore, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import InputError, LiterakiError
 
@@ -138,14 +138,24 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
 
 
 def found_move(
-    rec: np.ndarray, rank: int, board: Board, variant: Variant, rack: str, leave_value: float = 0.0
+    rec: np.ndarray,
+    rank: int,
+    board: Board,
+    variant: Variant,
+    rack: str,
+    leave_value: float = 0.0,
+    grid: BoardGrid | None = None,
 ) -> FoundMove:
-    r, c, d = int(rec[ROW]), int(rec[COL]), int(rec[DIR])
+    """The move of record ``rec`` as Python objects, re-scored word by word (``grid``: the
+    :class:`~literaki_cli.engine.scoring.BoardGrid` of ``board``, when several are made)."""
+    score = int(rec[SCORE])
+    rec = rec.tolist()  # a list reads far quicker, item by item, than the numpy row
+    r, c, d = rec[ROW], rec[COL], rec[DIR]
     tiles, _ = record_tiles(rec)
     word, display = record_words(rec)
-    scored = score_tiles(board, variant, tiles, d)
-    if scored.total != int(rec[SCORE]) or scored.problems:
-        raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {int(rec[SCORE])}, "
+    scored = score_tiles(board, variant, tiles, d, grid)
+    if scored.total != score or scored.problems:
+        raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {score}, "
                             f"score says {scored.total} {scored.problems}", exit_code=3)  # fmt: skip
     leave, _ = take_from_rack(rack_needs(tiles), rack)
     return FoundMove(
@@ -156,7 +166,7 @@ def found_move(
         direction=d,
         word=word,
         display=display,
-        score=int(rec[SCORE]),
+        score=score,
         tiles=tiles,
         leave=leave,
         words=scored.words,
@@ -192,6 +202,7 @@ def solve(
     bag: int = 0,
     by: str = "equity",
     exchanges: int = 3,
+    generator: MoveGenerator | None = None,
 ) -> SolveResult:
     """The best ``top`` moves (all with None) for ``rack`` on ``board``.
 
@@ -199,26 +210,106 @@ def solve(
     ``by="equity"`` the moves are ranked by score + leave value (ties by score, then position);
     the best ``exchanges`` exchanges are offered while the bag allows one.  With
     ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal each
-    opening is listed once, across (8H): its mirror image down (H8) scores the same."""
+    opening is listed once, across (8H): its mirror image down (H8) scores the same.
+    ``generator`` (for ``variant``, ``lexicon`` and ``popular``, its kernels loaded) saves
+    making one: :class:`PositionSolver` keeps one for every position of a batch."""
     check_ranking(by)
-    generator = MoveGenerator(lexicon, variant, popular=popular)
-    warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
+    if generator is None:
+        generator = MoveGenerator(lexicon, variant, popular=popular)
+        warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
     started = time.perf_counter()
     arrays = generator.generate(board, rack)
     seconds = time.perf_counter() - started  # generation alone (the first lookup may still compile)
-    leave_values = equity.leave_values(arrays.records, rack, bag) if equity is not None else np.zeros(len(arrays))
-    order = arrays.ranked()
-    if by == "equity":
-        order = order[np.argsort(-leave_values[order] - arrays.records[order, SCORE], kind="stable")]
+    records = arrays.records
+    leaves = equity.for_rack(rack, bag) if equity is not None else None
+    leave_values = leaves.of_moves(records) if leaves is not None else np.zeros(len(arrays))
+    listed = np.ones(len(arrays), dtype=bool)
     if filters:
-        keep = filter_mask(arrays, filters, variant)
-        order = order[keep[order]]
+        listed &= filter_mask(arrays, filters, variant)
     folded = fold_mirrors and folds_mirrors(board, variant)
     if folded:
-        order = order[arrays.records[order, DIR] == ACROSS]
+        listed &= records[:, DIR] == ACROSS
+    candidates = np.flatnonzero(listed)
+    count = int(candidates.shape[0])
+    # The list is ranked by equity (or score), ties in the order of MoveArrays.ranked: only the
+    # moves as good as the top-th can be shown, so only they are sorted (not every legal move).
+    key = -leave_values - records[:, SCORE] if by == "equity" else -records[:, SCORE].astype(np.float64)
+    if top is not None and count > top:
+        threshold = np.partition(key[candidates], top - 1)[top - 1]
+        candidates = candidates[key[candidates] <= threshold]
+    order = candidates[MoveArrays(records[candidates]).ranked()]
+    if by == "equity":
+        order = order[np.argsort(key[order], kind="stable")]
     shown = order if top is None else order[:top]
-    moves = [found_move(arrays.records[i], rank, board, variant, rack, leave_values[i])
+    grid = BoardGrid(board)
+    moves = [found_move(records[i], rank, board, variant, rack, leave_values[i], grid)
              for rank, i in enumerate(shown, 1)]  # fmt: skip
     allowed = bag >= variant.exchange_min_bag and variant.exchange_max_per_player > 0 and bool(rack)
-    offered = equity.exchanges(rack, bag, exchanges) if equity is not None and allowed and exchanges else []
-    return SolveResult(moves, int(order.shape[0]), len(arrays), seconds, folded, by, bag, offered, allowed)
+    offered = equity.exchanges(rack, bag, exchanges, leaves) if equity is not None and allowed and exchanges else []
+    return SolveResult(moves, count, len(arrays), seconds, folded, by, bag, offered, allowed)
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """What a solve asks besides the position and the rack: ``solve``'s listing options."""
+
+    top: int | None = 20  # None: every move
+    show_all: bool = False  # every legal placement, mirror images too (``--all``)
+    by: str = "equity"
+    exchanges: int = 3
+    popular: bool = False
+    min_tiles: int = 0
+    word_contains: str | None = None
+    at: str | None = None
+    only_bingos: bool = False
+
+
+class PositionSolver:
+    """Solves position after position with one lexicon and one leave file: the equity and the
+    move generator of each variant (and word list) are made once and kept, so a batch pays
+    for them once.  ``solve`` and ``solve --batch`` both answer through :meth:`solve`, so
+    their records are the same by construction."""
+
+    def __init__(self, lexicon: Lexicon, leaves_path=None) -> None:
+        self.lexicon = lexicon
+        self.leaves_path = leaves_path
+        self._leaves = None
+        self._equities: dict[int, tuple[Variant, Equity]] = {}
+        self._generators: dict[tuple[int, bool], tuple[Variant, MoveGenerator]] = {}
+
+    def equity(self, variant: Variant) -> Equity:
+        """The equity for ``variant`` (the leave file read on first use)."""
+        kept = self._equities.get(id(variant))
+        if kept is None or kept[0] is not variant:
+            from literaki_cli.equity.equity import Equity
+            from literaki_cli.equity.leaves import open_leaves
+
+            if self._leaves is None:
+                self._leaves = open_leaves(self.leaves_path)
+            kept = self._equities[id(variant)] = (variant, Equity(self._leaves, variant))
+        return kept[1]
+
+    def generator(self, variant: Variant, popular: bool = False) -> MoveGenerator:
+        """The move generator for ``variant`` (its kernels loaded)."""
+        kept = self._generators.get((id(variant), popular))
+        if kept is None or kept[0] is not variant:
+            generator = MoveGenerator(self.lexicon, variant, popular=popular)
+            warm_up(generator)
+            kept = self._generators[(id(variant), popular)] = (variant, generator)
+        return kept[1]
+
+    def solve(self, position, rack: str, request: SolveRequest = SolveRequest()) -> SolveResult:
+        """:func:`solve` for ``position`` (a :class:`~literaki_cli.engine.position.Position`)
+        and ``rack`` as ``solve`` asks it: the leave values for the bag the mover sees, the
+        filters checked against the board (InputError)."""
+        from literaki_cli.analysis.positionquery import solve_filters, tiles_in_bag
+
+        check_ranking(request.by)
+        variant = position.variant
+        filters = solve_filters(variant, request.min_tiles, request.word_contains, request.at, request.only_bingos)
+        equity = self.equity(variant)
+        generator = self.generator(variant, request.popular)
+        top = None if request.show_all else request.top
+        return solve(position.board, variant, self.lexicon, rack, top, filters, request.popular,
+                     fold_mirrors=not request.show_all, equity=equity, bag=tiles_in_bag(position, rack),
+                     by=request.by, exchanges=request.exchanges, generator=generator)  # fmt: skip

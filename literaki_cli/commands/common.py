@@ -2,8 +2,10 @@
 which turns every error into one line on stderr and an exit code, never a traceback.
 
 Exit codes (README, "Exit codes"): 0 success, 1 a negative answer (an invalid word, an illegal
-move), 2 bad usage, input or lexicon (or output that cannot be written), 3 a bug, 130
-interrupted, 141 the reader of the output went away (``| head``), as for a program killed by SIGPIPE.
+move), 2 bad usage, input or lexicon (or output that cannot be written), 3 a bug, 4 a batch
+(``solve --batch``, ``score --batch``) in which some lines failed (each answered by its error
+object), 130 interrupted, 141 the reader of the output went away (``| head``), as for a program
+killed by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -24,6 +27,8 @@ EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_ERROR = 2
 EXIT_INTERNAL = 3
+#: ``--batch``: some lines could not be answered (each got its error object); the rest were.
+EXIT_BATCH_FAILED = 4
 EXIT_INTERRUPTED = 130
 #: 128 + SIGPIPE: what a shell reports for a program whose reader went away (``| head -1``).
 EXIT_OUTPUT_CLOSED = 141
@@ -113,6 +118,125 @@ def _readable_help_types() -> None:
 
 
 _readable_help_types()
+
+#: What a plain converter returns for a value it leaves to Typer's own (pydantic) conversion.
+_TYPER_WAY = object()
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _plain_converter(descriptor):
+    """A converter for a parameter of a plain type (str, int, float, Path, a list of these),
+    or None.  It gives the value Typer would, and hands every value it cannot take (a bad
+    number, one out of range) to Typer, whose message the user then sees."""
+    from pathlib import Path
+
+    info = descriptor.parameter_info
+    annotation = descriptor.annotation
+    if info.parser is not None or getattr(info, "clamp", False) or descriptor.file_annotation is not None:
+        return None
+    if getattr(annotation, "__origin__", None) is list:
+        (item,) = getattr(annotation, "__args__", (None, None))
+        convert = _plain_converter(type(descriptor)(item, info, None))
+        if convert is None:
+            return None
+
+        def convert_list(value, param, ctx):
+            if not isinstance(value, (list, tuple)):
+                return _TYPER_WAY
+            items = [convert(v, param, ctx) for v in value]
+            return _TYPER_WAY if any(i is _TYPER_WAY for i in items) else items
+
+        return convert_list
+    low, high = getattr(info, "min", None), getattr(info, "max", None)
+
+    def in_range(number):
+        inside = (low is None or number >= low) and (high is None or number <= high)
+        return number if inside else _TYPER_WAY
+
+    if annotation is str:
+        return lambda value, param, ctx: value if isinstance(value, str) else _TYPER_WAY
+    if annotation is bool:
+        return lambda value, param, ctx: value if isinstance(value, bool) else _TYPER_WAY
+    if annotation is int:
+
+        def convert_int(value, param, ctx):
+            if type(value) is int:
+                return in_range(value)
+            return in_range(int(value)) if isinstance(value, str) and _INTEGER.fullmatch(value) else _TYPER_WAY
+
+        return convert_int
+    if annotation is float:
+
+        def convert_float(value, param, ctx):
+            if type(value) in (int, float):
+                return in_range(float(value))
+            return in_range(float(value)) if isinstance(value, str) and _DECIMAL.fullmatch(value) else _TYPER_WAY
+
+        return convert_float
+    if annotation is Path and getattr(info, "path_type", None) in (None, Path):
+        from typer._param_types import coerce_cli_path
+
+        def convert_path(value, param, ctx):
+            if not isinstance(value, (str, Path)) or value == "":
+                return _TYPER_WAY
+            return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+
+        return convert_path
+    return None
+
+
+def _plain_parameter_coercion() -> None:
+    """Newer Typer converts every parameter through a pydantic TypeAdapter: importing pydantic
+    and building an adapter for each of ``solve``'s 30 options costs 0.15-0.25 s a run, more
+    than the work of a solve.  Parameters of plain types are converted here instead (same
+    values, same range checks); any other parameter, and any value these converters do not
+    take, goes Typer's way, so its error messages stay as they were.  Older Typer (no pydantic
+    conversion) is left alone."""
+    base = getattr(getattr(typer, "core", None), "_TyperParameter", None)
+    typers_way = getattr(base, "get_runtime_param", None)
+    if typers_way is None or getattr(typers_way, "plain", False):
+        return
+    try:
+        from dataclasses import dataclass
+
+        from typer._coercion import RuntimeParam
+    except ImportError:  # pragma: no cover - another Typer layout
+        return
+
+    @dataclass(frozen=True)
+    class PlainRuntimeParam(RuntimeParam):
+        convert: object = None
+        typers_way: object = None
+
+        def _coerce_value(self, value, param, ctx):
+            result = self.convert(value, param, ctx)
+            if result is _TYPER_WAY:
+                return self.typers_way(param)._coerce_value(value, param=param, ctx=ctx)
+            return result
+
+    def get_runtime_param(self):
+        if self._runtime_param is None:
+            descriptor = self.type_descriptor
+            convert = _plain_converter(descriptor)
+            if convert is None:
+                return typers_way(self)
+            self._runtime_param = PlainRuntimeParam(descriptor.parameter_info, descriptor.annotation, convert,
+                                                    _typers_runtime_param)  # fmt: skip
+        return self._runtime_param
+
+    get_runtime_param.plain = True
+    base.get_runtime_param = get_runtime_param
+
+
+def _typers_runtime_param(param):
+    """Typer's own (pydantic) converter of ``param``, for the values the plain ones leave to it."""
+    from typer._coercion import build_runtime_param
+
+    return build_runtime_param(param.type_descriptor)
+
+
+_plain_parameter_coercion()
 
 LexiconOption = Annotated[
     Path | None,

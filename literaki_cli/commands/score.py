@@ -28,6 +28,7 @@ from literaki_cli.commands.position import (
     load_position,
     print_warnings,
 )
+from literaki_cli.errors import InputError
 
 SHOW_EPILOG = """\b
 Examples:
@@ -82,16 +83,32 @@ def show_command(
 
 @app.command("score", epilog=SCORE_EPILOG)
 def score_command(
-    position: PositionArgument,
+    position: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="POSITION",
+            help="Position file (board text, CGP, JSON), '-' or a CGP string; with --batch the input: a file or "
+            "'-' (stdin, the default).",
+        ),
+    ] = None,
     move: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down (lower case = a blank); an exchange '-- -ABC?' "
             "(needs '--' first); '-' passes."
         ),
-    ],
+    ] = None,
     rack: RackOption = None,
     json_out: JsonOption = False,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch",
+            help='One move per input line, a JSON object {"id", "position", "move", "rack"}; one JSON object per '
+            "output line (docs/batch.md).",
+        ),
+    ] = False,
+    workers: Annotated[int | None, typer.Option(min=1, help="--batch: worker processes (default: 1).")] = None,
     image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
@@ -100,35 +117,54 @@ def score_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
-    from literaki_cli.analysis.positionquery import checked_rack, score_placement, score_turn
+    from literaki_cli.analysis.positionquery import TurnScore, checked_rack, score_move
     from literaki_cli.engine.lexicon import Lexicon
-    from literaki_cli.engine.move import Placement, parse_move
 
+    if batch:
+        _score_batch(position, move, rack, image, workers or 1, variant, rules, fmt, lenient, lexicon)
+        return
+    if workers is not None:
+        raise InputError("--workers: only with --batch")
+    if position is None or not move:
+        raise InputError("give a POSITION and a MOVE (or --batch for many)")
     pos = load_position(position, variant, rules, fmt, lenient)
     the_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     text = " ".join(move)
-    parsed = parse_move(text, pos.variant)
-    if not isinstance(parsed, Placement):
-        turn = score_turn(text, parsed, the_rack, pos)
+    scored = score_move(pos, text, the_rack, lambda: Lexicon.open(lexicon), lenient)
+    if isinstance(scored, TurnScore):
         if json_out:
-            typer.echo(json.dumps(turn.as_dict(), ensure_ascii=False))
+            typer.echo(json.dumps(scored.as_dict(), ensure_ascii=False))
         else:
-            typer.echo(f"{turn.kind}: 0 points" + ("" if turn.valid else " — " + "; ".join(turn.problems)))
-        raise typer.Exit(EXIT_OK if turn.valid else EXIT_NEGATIVE)
+            typer.echo(f"{scored.kind}: 0 points" + ("" if scored.valid else " — " + "; ".join(scored.problems)))
+        raise typer.Exit(EXIT_OK if scored.valid else EXIT_NEGATIVE)
 
-    lex = Lexicon.open(lexicon)
-    scored = score_placement(pos, parsed, the_rack, lex.words.lookup, lenient)
     if image is not None:
         from literaki_cli.io.render import write_board_image
 
         write_board_image(image, scored.board_after, pos.variant, scored.new_squares,
-                          title=f"{parsed.text}: {scored.result.total}")  # fmt: skip
+                          title=f"{scored.move.text}: {scored.result.total}")  # fmt: skip
     if json_out:
         typer.echo(json.dumps(scored.as_dict(), ensure_ascii=False))
     else:
         _print_move_score(scored, pos.variant)
     raise typer.Exit(EXIT_OK if scored.valid else EXIT_NEGATIVE)
+
+
+def _score_batch(source: str | None, move: list[str] | None, rack: str | None, image: Path | None, workers: int,
+                 variant: str | None, rules: Path | None, fmt: str | None, lenient: bool,
+                 lexicon: Path | None) -> None:  # fmt: skip
+    from literaki_cli.analysis.batch import PositionReader, ScoreLines
+    from literaki_cli.commands.solve import _forced_variant, open_batch_input, run_batch_command
+    from literaki_cli.engine.lexicon import Lexicon
+
+    refused = [name for name, given in (("MOVE", move), ("--rack", rack), ("--image", image)) if given]
+    if refused:
+        raise InputError(f"--batch does not take {', '.join(refused)}: each line brings its position, move and rack")
+    forced = _forced_variant(variant, rules)
+    with open_batch_input(source) as stream:
+        lex = Lexicon.open(lexicon)  # before any line (and before the workers fork)
+        run_batch_command(stream, ScoreLines(lambda: lex, PositionReader(forced, fmt, lenient)), workers)
 
 
 def _print_move_score(scored, variant) -> None:

@@ -13,6 +13,7 @@ from literaki_cli.commands.common import (
     JsonOption,
     LeavesOption,
     LexiconOption,
+    Output,
     RulesOption,
     app,
     output_console,
@@ -21,7 +22,6 @@ from literaki_cli.commands.position import (
     FormatOption,
     ImageOption,
     LenientOption,
-    PositionArgument,
     RackOption,
     VariantOption,
     load_position,
@@ -32,7 +32,6 @@ from literaki_cli.commands.simoptions import (
     CandidatesOption,
     PliesOption,
     SeedOption,
-    WorkersOption,
     interval_text,
     number_text,
     refuse_without_sim,
@@ -49,7 +48,9 @@ SOLVE_EPILOG = (
     "  literaki solve game.cgp --by score        highest score first, leaves ignored\n"
     "  literaki solve game.cgp --sim --iterations 500 --stop 95\n"
     "                                            simulate the 10 best two turns ahead\n"
-    "  literaki solve endgame.cgp --endgame      the exact best play once the bag is empty\n\n"
+    "  literaki solve endgame.cgp --endgame      the exact best play once the bag is empty\n"
+    "  literaki solve --batch positions.cgp      one CGP (or JSON) line in, one JSON line out\n"
+    "  ... | literaki solve --batch --workers 2  stdin, two processes, the order kept\n\n"
     "Moves are ranked by equity = score + the value of the tiles kept (learned leave values; "
     "--leaves FILE or $LITERAKI_LEAVES for others); the best exchanges are listed among them "
     "while the bag allows one.  On an empty board that is its own mirror image, the ranked "
@@ -71,11 +72,31 @@ TOP = 20
 ENDGAME_TOP = 5
 
 SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candidates a few turns ahead.")]
+SolvePositionArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="POSITION",
+        help="Position file (board text, CGP, JSON), '-' or a CGP string; with --batch the input: a file or '-' "
+        "(stdin, the default).",
+    ),
+]
+BatchOption = Annotated[
+    bool,
+    typer.Option(
+        "--batch",
+        help="One position per input line (a CGP line, or a JSON object), one JSON object per output line "
+        "(docs/batch.md).",
+    ),
+]
+SolveWorkersOption = Annotated[
+    int | None,
+    typer.Option(min=1, help="--sim: worker processes (default: all cores); --batch: processes (default: 1)."),
+]
 
 
 @app.command("solve", epilog=SOLVE_EPILOG)
 def solve_command(
-    position: PositionArgument,
+    position: SolvePositionArgument = None,
     rack: RackOption = None,
     top: Annotated[
         int | None,
@@ -91,6 +112,7 @@ def solve_command(
     by: Annotated[str, typer.Option("--by", help="Rank by 'equity' (score + leave value) or 'score'.")] = "equity",
     exchanges: Annotated[int, typer.Option("--exchanges", min=0, help="How many of the best exchanges to list.")] = 3,
     leaves: LeavesOption = None,
+    batch: BatchOption = False,
     sim: SimOption = False,
     iterations: Annotated[int, typer.Option(min=1, help="--sim: futures to play each candidate into.")] = (
         DEFAULT.iterations
@@ -98,7 +120,7 @@ def solve_command(
     candidates: CandidatesOption = DEFAULT.candidates,
     plies: PliesOption = DEFAULT.plies,
     seed: SeedOption = DEFAULT.seed,
-    workers: WorkersOption = DEFAULT.workers,
+    workers: SolveWorkersOption = DEFAULT.workers,
     stop: Annotated[
         int | None, typer.Option(help="--sim: stop once the best is ahead of every other at 95 or 99 % confidence.")
     ] = None,
@@ -129,16 +151,19 @@ def solve_command(
         solve_filters,
         solve_record,
         solving_rack,
-        tiles_in_bag,
     )
-    from literaki_cli.analysis.solve import check_ranking, solve
+    from literaki_cli.analysis.solve import PositionSolver, SolveRequest, check_ranking
     from literaki_cli.engine.lexicon import Lexicon
-    from literaki_cli.equity.equity import Equity
-    from literaki_cli.equity.leaves import open_leaves
 
     check_ranking(by)  # before the position and the lexicon are read
-    refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, workers=workers,
-                       stop=stop, win_model=win_model)  # fmt: skip
+    if batch:
+        refuse_in_batch(rack=rack, sim=sim, endgame=endgame, image=image, iterations=iterations,
+                        candidates=candidates, plies=plies, seed=seed, stop=stop, win_model=win_model, depth=depth,
+                        seconds=seconds)  # fmt: skip
+    else:
+        refuse_without_sim(sim, workers=workers, how="--sim or --batch")
+        refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, stop=stop,
+                           win_model=win_model)  # fmt: skip
     limits = [name for name, value in (("--depth", depth), ("--time", seconds)) if value is not None]
     if limits and not endgame:
         raise InputError(f"{', '.join(limits)}: only with --endgame")
@@ -158,6 +183,12 @@ def solve_command(
         raise InputError(f"--endgame does not take {', '.join(listing_only)}: it searches every move of both "
                          "players over the whole lexicon")  # fmt: skip
 
+    request = SolveRequest(top or TOP, show_all, by, exchanges, popular, min_tiles, word_contains, at, only_bingos)
+    if batch:
+        _solve_batch(position, request, workers or 1, lexicon, leaves, variant, rules, fmt, lenient)
+        return
+    if position is None:
+        raise InputError("no POSITION: give a position file, '-' or a CGP string (or --batch for many)")
     pos = load_position(position, variant, rules, fmt, lenient)
     given_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
@@ -166,15 +197,17 @@ def solve_command(
         racks, passes = endgame_start(pos, the_rack)
         _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out)
         return
-    filters = solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)
-    equity = Equity(open_leaves(leaves), pos.variant)
-    lex = Lexicon.open(lexicon)
+    solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
     if sim:
-        _simulate(pos, the_rack, lex, equity, settings, win_model, json_out)
+        from literaki_cli.equity.equity import Equity
+        from literaki_cli.equity.leaves import open_leaves
+
+        equity = Equity(open_leaves(leaves), pos.variant)
+        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, win_model, json_out)
         return
-    result = solve(pos.board, pos.variant, lex, the_rack, None if show_all else top or TOP, filters, popular,
-                   fold_mirrors=not show_all, equity=equity, bag=tiles_in_bag(pos, the_rack), by=by,
-                   exchanges=exchanges)  # fmt: skip
+    solver = PositionSolver(Lexicon.open(lexicon), leaves)
+    solver.equity(pos.variant)  # the leave file is read (and checked) before the moves are generated
+    result = solver.solve(pos, the_rack, request)
     if image is not None and result.moves:
         from literaki_cli.io.render import write_board_image
 
@@ -185,6 +218,77 @@ def solve_command(
         typer.echo(json.dumps(solve_record(result, the_rack), ensure_ascii=False))
         return
     _print_solutions(result, the_rack, pos.variant.bingo_bonus)
+
+
+def refuse_in_batch(**given) -> None:
+    """InputError naming the options ``--batch`` does not take (``given`` by parameter name,
+    differing from their defaults): each line brings its own rack, and a batch only lists."""
+    names = {"rack": "--rack (each line brings its rack: the CGP's, or \"rack\" in a JSON line)", "sim": "--sim",
+             "endgame": "--endgame", "image": "--image", "depth": "--depth", "seconds": "--time"}  # fmt: skip
+    refused = [names[name] for name in names if given.get(name)]
+    if refused:
+        raise InputError(f"--batch does not take {', '.join(refused)}")
+    refuse_without_sim(False, how="--sim", **{k: v for k, v in given.items() if k not in names})
+
+
+def _solve_batch(source: str | None, request, workers: int, lexicon: Path | None, leaves: Path | None,
+                 variant: str | None, rules: Path | None, fmt: str | None, lenient: bool) -> None:  # fmt: skip
+    from literaki_cli.analysis.batch import PositionReader, SolveLines
+    from literaki_cli.analysis.solve import PositionSolver
+    from literaki_cli.engine.lexicon import Lexicon
+
+    forced = _forced_variant(variant, rules)
+    with open_batch_input(source) as stream:
+        solver = PositionSolver(Lexicon.open(lexicon), leaves)
+        solver.generator(forced or _default_variant(), request.popular)  # the kernels, before any line (and fork)
+        solver.equity(forced or _default_variant())
+        run_batch_command(stream, SolveLines(solver, request, PositionReader(forced, fmt, lenient)), workers)
+
+
+def _forced_variant(variant: str | None, rules: Path | None):
+    from literaki_cli.engine.variant import load_variant
+
+    return load_variant(variant or "literaki", rules) if (variant or rules) else None
+
+
+def _default_variant():
+    from literaki_cli.engine.variant import load_variant
+
+    return load_variant()
+
+
+def open_batch_input(source: str | None):
+    """The binary stream of a batch's input: a file, or stdin for '-' (and no argument)."""
+    import contextlib
+    import sys
+
+    if source is None or source == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)
+    path = Path(source)
+    if path.is_dir():
+        raise InputError(f"{source}: is a directory, not a batch file")
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+
+
+def run_batch_command(stream, answer, workers: int) -> None:
+    """Answer every line of ``stream`` to stdout; the summary of failed lines on stderr and the
+    exit code (docs/batch.md, "Exit codes")."""
+    from literaki_cli.analysis.batch import BatchSummary, exit_code, read_lines, run_batch
+
+    summary = BatchSummary()
+    try:
+        run_batch(read_lines(stream), answer, Output(), workers, summary)
+    except KeyboardInterrupt:  # (Typer would end the run with a silent 130)
+        typer.echo(f"literaki: interrupted: {summary.answered:,} lines answered", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if summary.failed:
+        first = summary.first_failure
+        typer.echo(f"literaki: {summary.failed:,} of {summary.answered:,} lines failed (each has its error object; "
+                   f"the first: line {first.line}: {first.error})", err=True)  # fmt: skip
+    raise typer.Exit(exit_code(summary))
 
 
 def _print_solutions(result, rack: str, bingo_bonus: int) -> None:

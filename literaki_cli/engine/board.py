@@ -74,10 +74,12 @@ class Board:
 
     def tiles(self) -> list[tuple[int, int, str, bool]]:
         """Every tile as (row, col, letter, blank)."""
-        rows, cols = np.nonzero(self.letters)
+        letters, blanks = self.letters.tolist(), self.blanks.tolist()  # lists read quicker square by square
         return [
-            (int(r), int(c), alphabet.LETTER_OF[int(self.letters[r, c])], bool(self.blanks[r, c]))
-            for r, c in zip(rows, cols, strict=True)
+            (r, c, alphabet.LETTER_OF[code], blanks[r][c])
+            for r, row in enumerate(letters)
+            for c, code in enumerate(row)
+            if code
         ]
 
     def __eq__(self, other: object) -> bool:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from literaki_cli.engine import alphabet, wordgraph
+from literaki_cli.engine import alphabet, jitcache, wordgraph
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
@@ -833,3 +833,7 @@ __all__ = [
     "BLANK_FLAG",
     "BOARD_FLAG",
 ]
+
+# Cached kernels load without numba's compiler set-up (engine/jitcache.py); at the end of the
+# module so the kernels' line numbers, which name their cache entries, stay as they were.
+jitcache.install()

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import square_name
@@ -82,22 +80,22 @@ def tile_count_problems(position: Position) -> list[str]:
 
 def disconnected_tiles(board: Board, start: tuple[int, int]) -> list[tuple[int, int]]:
     """Tiles not joined (through neighbours across or down) to the tile on the start square."""
-    occupied = board.letters != 0
-    if not occupied.any():
+    occupied = board.letters.tolist()  # Python lists: the walk below reads every tile's neighbours
+    tiles = {(r, c) for r, row in enumerate(occupied) for c, code in enumerate(row) if code}
+    if not tiles:
         return []
-    seen = np.zeros_like(occupied)
-    stack = [start] if occupied[start] else []
+    seen: set[tuple[int, int]] = set()
+    stack = [start] if start in tiles else []
     while stack:
-        r, c = stack.pop()
-        if seen[r, c]:
+        square = stack.pop()
+        if square in seen:
             continue
-        seen[r, c] = True
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < board.rows and 0 <= nc < board.columns and occupied[nr, nc] and not seen[nr, nc]:
-                stack.append((nr, nc))
-    rows, cols = np.nonzero(occupied & ~seen)
-    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
+        seen.add(square)
+        r, c = square
+        for neighbour in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if neighbour in tiles and neighbour not in seen:
+                stack.append(neighbour)
+    return sorted(tiles - seen)
 
 
 def validate(position: Position, lenient: bool = False, source: str = "position") -> list[str]:

@@ -110,63 +110,107 @@ class MoveScore:
         return not self.problems
 
 
-def _run(board: Board, new: dict[tuple[int, int], Tile], row: int, col: int, direction: int) -> list[tuple[int, int]]:
+class BoardGrid:
+    """A board's letters as Python lists (a list is far quicker to index than a numpy array),
+    made once and shared by every move scored on that board (``solve`` re-scores 20)."""
+
+    __slots__ = ("letters", "blanks", "rows", "columns", "empty")
+
+    def __init__(self, board: Board) -> None:
+        self.letters = board.letters.tolist()
+        self.blanks = board.blanks.tolist()
+        self.rows, self.columns = board.rows, board.columns
+        self.empty = not any(map(any, self.letters))
+
+    def occupied(self, r: int, c: int) -> bool:
+        return 0 <= r < self.rows and 0 <= c < self.columns and self.letters[r][c] != 0
+
+
+class _Tables:
+    """A variant's scoring tables as Python lists, and each square's kind name and square name."""
+
+    __slots__ = ("tile_value", "new_tile_value", "word_multiplier", "end_multiplier", "kind_name", "square")
+
+    def __init__(self, variant: Variant) -> None:
+        tables, layout = variant.tables, variant.board
+        self.tile_value = tables.tile_value.tolist()
+        self.new_tile_value = tables.new_tile_value.tolist()
+        self.word_multiplier = tables.word_multiplier.tolist()
+        self.end_multiplier = tables.end_multiplier.tolist()
+        self.kind_name = [layout.kind_at(r, c).name for r in range(layout.rows) for c in range(layout.columns)]
+        self.square = [square_name(r, c) for r in range(layout.rows) for c in range(layout.columns)]
+
+
+_TABLES: dict[int, tuple[Variant, _Tables]] = {}
+
+
+def _tables_of(variant: Variant) -> _Tables:
+    kept = _TABLES.get(id(variant))
+    if kept is None or kept[0] is not variant:
+        if len(_TABLES) > 64:  # variants read from many rules files: keep the memory bounded
+            _TABLES.clear()
+        kept = _TABLES[id(variant)] = (variant, _Tables(variant))
+    return kept[1]
+
+
+def _run(grid: BoardGrid, new: dict[tuple[int, int], Tile], row: int, col: int, direction: int) -> list:
     """The squares of the unbroken line of tiles (old and new) through (row, col)."""
     dr, dc = STEP[direction]
-
-    def filled(r: int, c: int) -> bool:
-        return (r, c) in new or board.occupied(r, c)
-
-    r, c = row, col
-    while filled(r - dr, c - dc):
+    occupied = grid.occupied
+    r, c = row - dr, col - dc
+    while (r, c) in new or occupied(r, c):
         r, c = r - dr, c - dc
+    r, c = r + dr, c + dc
     squares = []
-    while filled(r, c):
+    while (r, c) in new or occupied(r, c):
         squares.append((r, c))
         r, c = r + dr, c + dc
     return squares
 
 
-def _word(board: Board, variant: Variant, new: dict[tuple[int, int], Tile], squares, direction: int) -> WordScore:
-    tables = variant.tables
-    columns = board.columns
+def _word(grid: BoardGrid, tables: _Tables, new: dict[tuple[int, int], Tile], squares, direction: int) -> WordScore:
+    columns = grid.columns
     letters = []
     multipliers = []
     for r, c in squares:
         sq = r * columns + c
-        kind = variant.board.kind_at(r, c)
         tile = new.get((r, c))
         if tile is not None:
             code = alphabet.CODE_OF[tile.letter]
-            base = 0 if tile.blank else int(tables.tile_value[code])
-            value = 0 if tile.blank else int(tables.new_tile_value[sq, code])
-            letters.append(LetterScore(r, c, tile.letter, tile.blank, True, base, value, kind.name))
+            base = 0 if tile.blank else tables.tile_value[code]
+            value = 0 if tile.blank else tables.new_tile_value[sq][code]
+            letters.append(LetterScore(r, c, tile.letter, tile.blank, True, base, value, tables.kind_name[sq]))
             if tables.word_multiplier[sq] != 1:
-                multipliers.append((square_name(r, c), int(tables.word_multiplier[sq])))
+                multipliers.append((tables.square[sq], tables.word_multiplier[sq]))
         else:
-            code = int(board.letters[r, c])
-            blank = bool(board.blanks[r, c])
-            base = 0 if blank else int(tables.tile_value[code])
-            letters.append(LetterScore(r, c, alphabet.LETTER_OF[code], blank, False, base, base, kind.name))
+            code = grid.letters[r][c]
+            blank = grid.blanks[r][c]
+            base = 0 if blank else tables.tile_value[code]
+            letters.append(LetterScore(r, c, alphabet.LETTER_OF[code], blank, False, base, base, tables.kind_name[sq]))
     for end, (r, c) in ((START, squares[0]), (END, squares[-1])):
         sq = r * columns + c
-        if (r, c) in new and tables.end_multiplier[direction, end, sq] != 1:
-            multipliers.append((square_name(r, c), int(tables.end_multiplier[direction, end, sq])))
+        if (r, c) in new and tables.end_multiplier[direction][end][sq] != 1:
+            multipliers.append((tables.square[sq], tables.end_multiplier[direction][end][sq]))
     return WordScore(squares[0][0], squares[0][1], direction, letters, multipliers)
 
 
-def score_tiles(board: Board, variant: Variant, tiles: list[Tile], direction: int = ACROSS) -> MoveScore:
+def score_tiles(
+    board: Board, variant: Variant, tiles: list[Tile], direction: int = ACROSS, grid: BoardGrid | None = None
+) -> MoveScore:
     """Every word the new ``tiles`` form on ``board``, scored, with the rule violations found.
 
     ``direction`` only matters for a single tile (which line is the main word); words of one
     letter are not words.  Lexicon checks are the caller's (see :func:`check_words`).
+    ``grid`` (:class:`BoardGrid` of ``board``) saves making it for each of many moves.
     """
     problems: list[str] = []
     new = {(t.row, t.col): t for t in tiles}
+    grid = BoardGrid(board) if grid is None else grid
+    tables = _tables_of(variant)
     if len(new) != len(tiles):
         problems.append("two tiles on one square")
     for t in tiles:
-        if board.occupied(t.row, t.col):
+        if grid.occupied(t.row, t.col):
             problems.append(f"{square_name(t.row, t.col)} is already occupied")
     rows = {t.row for t in tiles}
     cols = {t.col for t in tiles}
@@ -178,18 +222,21 @@ def score_tiles(board: Board, variant: Variant, tiles: list[Tile], direction: in
         else:
             problems.append("the tiles are not in one row or one column")
     # The main line: every run along the direction that holds a new tile (one, when legal).
-    runs = {tuple(run) for t in tiles for run in [_run(board, new, t.row, t.col, direction)]}
+    runs = set()
+    for t in tiles:  # a run that holds a tile holds every tile on it: each run is walked once
+        if not any((t.row, t.col) in run for run in runs):
+            runs.add(tuple(_run(grid, new, t.row, t.col, direction)))
     if len(tiles) > 1 and len(runs) > 1:
         problems.append("the tiles and the tiles between them do not form one unbroken word")
-    words = [_word(board, variant, new, list(run), direction) for run in sorted(runs) if len(run) >= 2]
+    words = [_word(grid, tables, new, list(run), direction) for run in sorted(runs) if len(run) >= 2]
     cross = DOWN if direction == ACROSS else ACROSS
     for t in sorted(tiles, key=lambda t: (t.row, t.col)):
-        squares = _run(board, new, t.row, t.col, cross)
+        squares = _run(grid, new, t.row, t.col, cross)
         if len(squares) >= 2:
-            words.append(_word(board, variant, new, squares, cross))
+            words.append(_word(grid, tables, new, squares, cross))
     if not words:
         problems.append("the move forms no word of two or more letters")
-    if board.is_empty():
+    if grid.empty:
         start = variant.board.start
         if start not in new:
             problems.append(f"the first move must cover the start square {square_name(*start)}")

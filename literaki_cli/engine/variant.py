@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -196,10 +196,23 @@ class Variant:
                              self.bingo_tiles, self.bingo_bonus)  # fmt: skip
 
 
+@cache
+def _builtin_names() -> tuple[str, ...]:
+    files = resources.files("literaki_cli") / "variants"
+    return tuple(sorted(p.name.removesuffix(".toml") for p in files.iterdir() if p.name.endswith(".toml")))
+
+
 def builtin_variants() -> list[str]:
     """Names of the variants shipped with the package."""
-    files = resources.files("literaki_cli") / "variants"
-    return sorted(p.name.removesuffix(".toml") for p in files.iterdir() if p.name.endswith(".toml"))
+    return list(_builtin_names())
+
+
+@cache
+def _builtin_variant(name: str) -> Variant:
+    """A shipped variant, parsed (and its scoring tables built) once per process: a batch of
+    positions names the same variant on every line.  Variants are frozen, so sharing is safe."""
+    text = (resources.files("literaki_cli") / "variants" / f"{name}.toml").read_text(encoding="utf-8")
+    return parse_variant(text, f"{name}.toml")
 
 
 def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) -> Variant:
@@ -212,10 +225,9 @@ def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) ->
         except UnicodeDecodeError:
             raise InputError(f"{rules_file}: rules file is not UTF-8 text") from None
         return parse_variant(text, str(rules_file))
-    if name not in builtin_variants():
+    if name not in _builtin_names():
         raise InputError(f"unknown variant {name!r}; choose one of: {', '.join(builtin_variants())}")
-    text = (resources.files("literaki_cli") / "variants" / f"{name}.toml").read_text(encoding="utf-8")
-    return parse_variant(text, f"{name}.toml")
+    return _builtin_variant(name)
 
 
 class _Reader:

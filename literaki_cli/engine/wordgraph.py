@@ -142,5 +142,8 @@ def compiled(fn: Callable) -> Callable:
     if name not in _COMPILED:
         from numba import njit
 
+        from literaki_cli.engine import jitcache
+
+        jitcache.install()
         _COMPILED[name] = njit(cache=True, nogil=True)(fn)
     return _COMPILED[name]

@@ -16,6 +16,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import numpy as np
+
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import EMPTY_CELL, Board
 from literaki_cli.engine.coords import COLUMN_LETTERS
@@ -110,7 +112,8 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
     parts = field.split("/")
     if len(parts) != rows:
         raise InputError(f"{source}: CGP board has {len(parts)} rows, the board has {rows}")
-    board = Board.empty(rows, columns)
+    letters = [[0] * columns for _ in range(rows)]  # lists, made into the board's arrays at the end
+    blanks = [[False] * columns for _ in range(rows)]
     for r, part in enumerate(parts):
         col = 0
         for m in re.finditer(r"[0-9]+|.", part):
@@ -124,11 +127,12 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
             cell = _parse_cell(token, where)
             if cell is None:
                 raise InputError(f"{where}: unexpected {token!r} (CGP writes empty squares as numbers)")
-            board.set_cell(r, col, *cell)
+            letters[r][col] = alphabet.CODE_OF[cell[0]]
+            blanks[r][col] = cell[1]
             col += 1
         if col != columns:
             raise InputError(f"{source}: CGP row {r + 1} {part!r} covers {col} squares, the board has {columns}")
-    return board
+    return Board(np.array(letters, dtype=np.uint8), np.array(blanks, dtype=np.bool_))
 
 
 def _cgp_run(token: str, where: str) -> int:
