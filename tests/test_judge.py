@@ -76,11 +76,16 @@ def test_words_checked_in_polish_and_english():
     assert words_checked(1, "en") == "1 word checked" and words_checked(3, "en") == "3 words checked"
 
 
+def _shown(widget) -> str:
+    """The text a Static widget shows (``content`` in newer Textual, ``renderable`` before 5)."""
+    return str(widget.content if hasattr(widget, "content") else widget.renderable)
+
+
 def _screen_text(app) -> str:
     """Everything the screen shows, as text."""
     from textual.widgets import Static
 
-    return "\n".join(str(widget.content) for widget in app.query(Static))
+    return "\n".join(_shown(widget) for widget in app.query(Static))
 
 
 def test_the_screen_shows_a_verdict_for_the_whole_play(judge, tmp_path):
@@ -93,7 +98,7 @@ def test_the_screen_shows_a_verdict_for_the_whole_play(judge, tmp_path):
             await pilot.press(*"kot żółw", "enter")
             assert app.verdict == "VALID"
             verdict = app.query_one("#verdict")
-            assert verdict.has_class("valid") and "█" in str(verdict.content)
+            assert verdict.has_class("valid") and "█" in _shown(verdict)
             assert "Ruch DOPUSZCZALNY (sprawdzone: 2 słowa)" in _screen_text(app)
             assert app.query_one("#play").value == ""  # the typed words vanish at once
 
@@ -126,7 +131,7 @@ def test_the_verdict_clears_after_a_few_seconds(judge):
             await pilot.press(*"KOT", "enter")
             assert app.verdict == "VALID" and "The play is VALID (1 word checked)" in _screen_text(app)
             await pilot.pause(0.8)
-            assert app.verdict is None and str(app.query_one("#verdict").content) == ""
+            assert app.verdict is None and _shown(app.query_one("#verdict")) == ""
             assert "Type the words of the play" in _screen_text(app)
             await pilot.press(*"kot kotek", "enter")
             assert app.verdict == "INVALID" and "The play is INVALID (2 words checked)" in _screen_text(app)
