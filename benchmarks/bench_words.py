@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_solve import LITERAKI, ensure_lexicon  # noqa: E402
-from common import machine, run_process  # noqa: E402
+from common import SJP_ZIP, machine, run_process  # noqa: E402
 
 from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
 from literaki_cli.engine.variant import load_variant  # noqa: E402
@@ -135,6 +135,13 @@ def main() -> None:
         )
         walls = [run_process(LITERAKI + ["lexicon-diff", str(old), str(path), "--count"])[0] for _ in range(3)]
         print(f"whole process 'literaki lexicon-diff OLD NEW --count': {statistics.median(walls):.2f} s")
+        if SJP_ZIP.is_file():
+            start = time.perf_counter()
+            diff = diff_versions(*open_versions(SJP_ZIP, path, rules))
+            print(
+                f"lexicon-diff of the SJP dump (read, decoded, filtered) and a lexicon: "
+                f"{time.perf_counter() - start:.2f} s; {len(diff.added):,} added, {len(diff.removed):,} removed"
+            )
 
 
 def _all_lengths():

@@ -184,6 +184,10 @@ def test_words_since_marks_new_words(versions, capsys):
     assert out.splitlines() == ["kot", "kota", "kotek+"]
     code, out, _ = run_cli(capsys, "words", "--since", str(versions["old_lex"]), "--new-only", *lex)
     assert out.splitlines() == ADDED
+    code, out, _ = run_cli(capsys, "words", "--since", str(versions["old_lex"]), "--new-only", "--count", *lex)
+    assert out == "4\n"
+    code, out, _ = run_cli(capsys, "words", "--since", str(versions["old_lex"]), "--new-only", "--json", *lex)
+    assert [(r["word"], r["new"]) for r in map(json.loads, out.splitlines())] == [(w, True) for w in ADDED]
     code, out, _ = run_cli(capsys, "words", "k*", "--since", str(versions["old_lex"]), "--json", *lex)
     assert [(r["word"], r["new"]) for r in map(json.loads, out.splitlines())] == [
         ("kot", False), ("kota", False), ("kotek", True),

@@ -151,47 +151,43 @@ def _search_mode(compiled, shown: _Shown, popular: bool, variant: str | None, ru
     """Run the search and print its answer; the exit code."""
     from literaki_cli.wordstudy.search import WordFacts, order_words
 
-    order, reverse, json_out, details, count, limit, since, new_only = (
-        shown.order, shown.reverse, shown.json_out, shown.details, shown.count, shown.limit, shown.since,
-        shown.new_only,
-    )  # fmt: skip
-
     lex, word_set = _open(lexicon, popular)
-    marker = _since_marker(since, lex) if since is not None else None
+    marker = _since_marker(shown.since, lex) if shown.since is not None else None
     out = Output()
-    if count and marker is None:
-        found = compiled.count(word_set)
-        out.write(json.dumps({"count": found}) + "\n" if json_out else f"{found}\n")
-        return EXIT_OK if found else EXIT_NEGATIVE
-    in_order = order == "alpha" and not reverse and marker is None
-    words = compiled.words(word_set, limit if in_order else None, lex.meta["alphabet"])
+    if shown.count and marker is None:
+        return _write_count(out, compiled.count(word_set), shown.json_out)
+    walk_in_order = shown.order == "alpha" and not shown.reverse and marker is None
+    words = compiled.words(word_set, shown.limit if walk_in_order else None, lex.meta["alphabet"])
     new = None
     if marker is not None:
         new = marker.new_flags(words, [True] * len(words))
-        if new_only:
+        if shown.new_only:
             words = [w for w, is_new in zip(words, new, strict=True) if is_new]
             new = [True] * len(words)
-    if count:
-        out.write(json.dumps({"count": len(words)}) + "\n" if json_out else f"{len(words)}\n")
-        return EXIT_OK if words else EXIT_NEGATIVE
-    facts = WordFacts(word_set, _bag(lex, variant, rules)) if (order in ("probability", "points") or json_out
-                                                              or details) else None  # fmt: skip
-    if order != "alpha" or reverse:
+    if shown.count:
+        return _write_count(out, len(words), shown.json_out)
+    needs_facts = shown.order in ("probability", "points") or shown.json_out or shown.details
+    facts = WordFacts(word_set, _bag(lex, variant, rules)) if needs_facts else None
+    if shown.order != "alpha" or shown.reverse:
         flags = dict(zip(words, new, strict=True)) if new is not None else None
-        words = order_words(words, order, facts, reverse)
+        words = order_words(words, shown.order, facts, shown.reverse)
         new = [flags[w] for w in words] if flags is not None else None
-    if limit is not None:
-        words = words[:limit]
-        new = new[:limit] if new is not None else None
-    show_mark = marker is not None and not new_only
-    if json_out or details:
-        _write_records(out, facts, words, new if show_mark else None, json_out)
+    if shown.limit is not None:
+        words = words[: shown.limit]
+        new = new[: shown.limit] if new is not None else None
+    if shown.json_out or shown.details:
+        _write_records(out, facts, words, new, shown.json_out)
     else:
-        marks = new if show_mark and new is not None else [False] * len(words)
+        marks = new if new is not None and not shown.new_only else [False] * len(words)
         for start in range(0, len(words), 65536):
             chunk = zip(words[start : start + 65536], marks[start : start + 65536], strict=True)
             out.write("".join(f"{w}+\n" if is_new else f"{w}\n" for w, is_new in chunk))
     return EXIT_OK if words else EXIT_NEGATIVE
+
+
+def _write_count(out: Output, found: int, json_out: bool) -> int:
+    out.write(json.dumps({"count": found}) + "\n" if json_out else f"{found}\n")
+    return EXIT_OK if found else EXIT_NEGATIVE
 
 
 def _write_records(out: Output, facts, words: list[str], new: list[bool] | None, json_out: bool) -> None:
