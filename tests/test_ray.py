@@ -131,3 +131,27 @@ def test_a_bad_or_silent_address_is_one_line(game_lexicon, tmp_path, capsys, add
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert not out.exists()
+
+
+@needs_cluster
+def test_leave_training_generations_on_the_cluster_learn_what_local_workers_learn(flowing_lexicon, tmp_path):
+    from literaki_cli.equity.leaves import load_leaves
+    from tests.test_leave_generations import LEVELS, same_values
+
+    levels = tmp_path / "levels.toml"
+    levels.write_text(LEVELS, encoding="utf-8")
+
+    def args(out: Path, *more: str) -> list[str]:
+        return ["leaves", "train", "--generations", "2", "--games", "10", "--players", "uczen,slaby", "--seed", "3",
+                "--lexicon", str(flowing_lexicon.path), "--levels", str(levels), "--min-count", "1",
+                "--out", str(out), *more]  # fmt: skip
+
+    local, cluster = tmp_path / "local.leaves", tmp_path / "cluster.leaves"
+    assert main(args(local, "--workers", "1")) == 0
+    done = run_in_loopback_cluster(shell(args(cluster, "--ray", "auto")))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.leftovers == []
+    assert same_values(load_leaves(cluster), load_leaves(local))
+    for generation in (1, 2):  # generation 2 played with generation 1's values, learned alike to the bit
+        cluster_run, local_run = (tmp_path / f"{name}.leaves.runs/gen{generation}" for name in ("cluster", "local"))
+        assert_same_tables(cluster_run, local_run)

@@ -73,10 +73,19 @@ def connect(address: str):
         return ray
     try:
         ray.init(address=address, logging_level=logging.ERROR, configure_logging=True)
-    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, ValueError, TimeoutError...
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"--ray {address}: cannot join a Ray cluster ({reason})") from None
+    except ConnectionError as exc:
+        if address == "auto":  # Ray's own hint names its Python API, not this command
+            raise InputError("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) "
+                             "or give its head's address") from None  # fmt: skip
+        raise InputError(f"--ray {address}: cannot join a Ray cluster ({_first_line(exc)})") from None
+    except Exception as exc:  # Ray raises RuntimeError, ValueError, TimeoutError... on a bad cluster
+        raise InputError(f"--ray {address}: cannot join a Ray cluster ({_first_line(exc)})") from None
     return ray
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _check_reachable(address: str) -> None:

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from literaki_cli.commands.common import JsonOption, LeavesOption, app, output_console
+from literaki_cli.commands.common import JsonOption, LeavesOption, LexiconOption, app, output_console
+from literaki_cli.commands.runoptions import RayOption, WorkersOption, absolute, game_runner, given_on_command_line
 
 LEAVES_EPILOG = """\b
 Examples:
@@ -25,6 +26,9 @@ Examples:
   literaki leaves train runs/g1 --out g1.leaves
   literaki simulate --games 20000 --players mistrz,mistrz --seed 2 --leaves g1.leaves --out runs/g2
   literaki leaves train runs/g2 --out g2.leaves --min-count 5
+
+Or self-play and training in one command (again to continue after Ctrl-C), here on a Ray cluster:
+  literaki leaves train --generations 2 --games 20000 --players mistrz,mistrz --out g2.leaves --ray auto
 
 The method and the numbers of each generation of the shipped values: docs/leaves.md.
 """
@@ -50,8 +54,12 @@ app.add_typer(leaves_app, name="leaves")
 
 @leaves_app.command("train", epilog=TRAIN_EPILOG)
 def train_command(
-    runs: Annotated[list[Path], typer.Argument(help="Run folders of `literaki simulate --out` (their turns tables).")],
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option("--out", "-o", help="The leave file to write.")],
+    runs: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Run folders of `literaki simulate --out` (their turns tables); none with --generations."),
+    ] = None,
     min_count: Annotated[
         int,
         typer.Option("--min-count", min=1, help="Store leaves kept at least this often; the model values the rest."),
@@ -61,28 +69,122 @@ def train_command(
         typer.Option("--prior", min=0.0, help="Shrinkage strength K (default: estimated from the data)."),
     ] = None,
     note: Annotated[str, typer.Option("--note", help="A note stored in the file (e.g. the generation).")] = "",
+    generations: Annotated[
+        int | None,
+        typer.Option(
+            "--generations", min=1, help="Self-play first: this many generations, each learning from the last."
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="--generations: games per generation.")] = 20000,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="--generations: the self-play levels, comma-separated.")
+    ] = "mistrz,mistrz",
+    seed: Annotated[int, typer.Option(help="--generations: seed of the first generation (then +1 each).")] = 1,
+    work: Annotated[
+        Path | None,
+        typer.Option(
+            "--work", help="--generations: folder for each generation's games and values (default: OUT.runs)."
+        ),
+    ] = None,
+    leaves: Annotated[
+        Path | None,
+        typer.Option("--leaves", help="--generations: the values generation 1 plays with (default: the shipped ones)."),
+    ] = None,
+    levels: Annotated[
+        Path | None, typer.Option("--levels", help="--generations: level parameters (TOML) instead of the built-in.")
+    ] = None,
+    lexicon: LexiconOption = None,
+    workers: WorkersOption = None,
+    ray: RayOption = None,
     json_out: JsonOption = False,
 ) -> None:
-    """Learn leave values from the turns of self-play runs."""
+    """Learn leave values from the turns of self-play runs, or play the runs first (--generations)."""
     from dataclasses import asdict
 
+    from literaki_cli.analysis.leave_generations import GenerationPlan
+    from literaki_cli.engine.lexicon import resolve_lexicon_path
     from literaki_cli.equity.train import run_variant, train
+    from literaki_cli.errors import InputError
 
+    if generations is not None:
+        if runs:
+            raise InputError("--generations plays its own runs: give run folders or --generations, not both")
+        plan = GenerationPlan(
+            generations, games, [p.strip() for p in players.split(",") if p.strip()], seed,
+            work or out.with_name(out.name + ".runs"), str(resolve_lexicon_path(lexicon).resolve()),
+            levels=absolute(levels), start_leaves=absolute(leaves), min_count=min_count, prior=prior, note=note,
+        )  # fmt: skip
+        _train_generations(plan, game_runner(ray, workers), out, json_out)
+        return
+    stated = [f"--{name.replace('_', '-')}" for name in SELF_PLAY_OPTIONS if given_on_command_line(ctx, name)]
+    if stated:
+        raise InputError(f"{stated[0]} is for self-play: give --generations N with it, or leave it out")
+    if not runs:
+        raise InputError("give run folders to learn from (from `literaki simulate --out DIR`), or --generations N")
     variant = run_variant(runs)
     table, report = train(runs, variant, min_count=min_count, prior=prior, note=note)
     table.save(out)
     if json_out:
         typer.echo(json.dumps({"out": str(out), "training": asdict(report)}, ensure_ascii=False))
         return
-    console = output_console()
-    console.print(
-        f"{report.turns:,} turns of {report.games:,} games ({len(runs)} runs): {report.distinct_leaves:,} distinct "
-        f"leaves, {report.stored_leaves:,} stored (kept >= {min_count} times), "
-        f"shrinkage K = {report.prior_strength:.0f} "
-        f"({report.seconds:.1f} s)"
-    )
+    _print_training(report, f"{len(runs)} runs", min_count)
     _print_values(table, ["?", *variant.tile_letters], title="single tiles")
-    console.print(f"written {out} ({out.stat().st_size:,} bytes)")
+    output_console().print(f"written {out} ({out.stat().st_size:,} bytes)")
+
+
+#: train's options that only self-play (--generations) uses.
+SELF_PLAY_OPTIONS = ("games", "players", "seed", "work", "leaves", "levels", "lexicon", "workers", "ray")
+
+
+def _train_generations(plan, runner, out: Path, json_out: bool) -> None:
+    """Play and learn the generations of ``plan`` with a progress bar each, then write ``out``."""
+    from dataclasses import asdict
+
+    from tqdm import tqdm
+
+    from literaki_cli.analysis.leave_generations import publish, train_generations
+    from literaki_cli.commands.common import EXIT_INTERRUPTED
+    from literaki_cli.errors import InputError
+
+    bars = []
+
+    def on_run(generation: int, total: int, done: int):
+        bar = tqdm(total=total, initial=done, unit="game", desc=f"generation {generation}", disable=None)
+        bars.append(bar)
+        return lambda _: bar.update(1)
+
+    try:
+        result = train_generations(plan, runner, on_run)
+    finally:
+        for bar in bars:
+            bar.close()
+    if result.interrupted:
+        generation = len(result.generations) + 1
+        raise InputError(
+            f"interrupted: {len(result.run.outputs)} of {plan.games} games of generation {generation} kept in "
+            f"{plan.run_dir(generation)}; run the same command again to continue", exit_code=EXIT_INTERRUPTED,
+        )  # fmt: skip
+    publish(result, out)
+    if json_out:
+        records = [{"generation": g.generation, "run": str(g.run), "leaves": str(g.leaves), "games_played": g.played,
+                    "training": asdict(g.report) if g.report else None} for g in result.generations]  # fmt: skip
+        typer.echo(json.dumps({"out": str(out), "generations": records}, ensure_ascii=False))
+        return
+    console = output_console()
+    for g in result.generations:
+        if g.report is None:
+            console.print(f"generation {g.generation}: already learned ({g.leaves})")
+        else:
+            _print_training(g.report, f"generation {g.generation}, {g.played:,} games played", plan.min_count)
+    console.print(f"written {out} (generation {result.generations[-1].generation}; every generation in {plan.work})")
+
+
+def _print_training(report, source: str, min_count: int) -> None:
+    output_console().print(
+        f"{report.turns:,} turns of {report.games:,} games ({source}): {report.distinct_leaves:,} distinct "
+        f"leaves, {report.stored_leaves:,} stored (kept >= {min_count} times), "
+        f"shrinkage K = {report.prior_strength:.0f} ({report.seconds:.1f} s)"
+    )
 
 
 @leaves_app.command("show", epilog=SHOW_EPILOG)

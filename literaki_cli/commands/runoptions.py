@@ -4,6 +4,7 @@ local worker processes (``--workers``) or a Ray cluster (``--ray``)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -35,3 +36,14 @@ def game_runner(ray: str | None, workers: int | None):
     runner = RayRunner(ray, workers)
     runner.connect()
     return runner
+
+
+def given_on_command_line(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not left at its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+
+def absolute(path: Path | None) -> str | None:
+    """A file setting as a run records it: absolute, so --resume finds it from any folder."""
+    return str(path.resolve()) if path else None

@@ -17,7 +17,7 @@ from literaki_cli.commands.common import (
     app,
     output_console,
 )
-from literaki_cli.commands.runoptions import RayOption, WorkersOption, game_runner
+from literaki_cli.commands.runoptions import RayOption, WorkersOption, absolute, game_runner, given_on_command_line
 
 # The options that are settings of a run (recorded in run.json): on --resume they come from the
 # record, and one stated on the command line must agree with it.
@@ -85,8 +85,8 @@ def simulate_command(
     runner = game_runner(ray, workers)
     settings = {
         "games": games, "players": [p.strip() for p in players.split(",") if p.strip()], "seed": seed,
-        "variant": variant, "game": game, "rules": _absolute(rules), "levels": _absolute(levels), "gcg": gcg,
-        "leaves": _absolute(leaves),
+        "variant": variant, "game": game, "rules": absolute(rules), "levels": absolute(levels), "gcg": gcg,
+        "leaves": absolute(leaves),
         "lexicon": str(resolve_lexicon_path(lexicon).resolve()) if resume is None or lexicon else None,
     }  # fmt: skip
     if resume is not None:
@@ -94,7 +94,7 @@ def simulate_command(
             raise InputError("--force replaces a run; --resume continues one: give one of them")
         if out is not None and out.resolve() != resume.resolve():
             raise InputError("give either --out or --resume (the run continues in its own folder)")
-        given = {key: settings[key] for key in RUN_SETTINGS if _stated(ctx, key)}
+        given = {key: settings[key] for key in RUN_SETTINGS if given_on_command_line(ctx, key)}
         run_context = open_run(resume, resume=True, given=given)
         out_dir = resume
     else:
@@ -119,17 +119,6 @@ def simulate_command(
     if result.interrupted:
         typer.echo(f"interrupted: {played} of {total} games kept; continue with --resume {out_dir}", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
-
-
-def _stated(ctx: typer.Context, name: str) -> bool:
-    """Whether option ``name`` was given on the command line (not left at its default)."""
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
-
-
-def _absolute(path: Path | None) -> str | None:
-    """A file setting as recorded in run.json: absolute, so --resume finds it from any folder."""
-    return str(path.resolve()) if path else None
 
 
 @app.command("report", epilog=REPORT_EPILOG)

@@ -99,7 +99,13 @@ def scan_turns(run_dirs: list[Path]):
 
 def leave_outcomes(turns):
     """Per leave (lower case, tiles sorted): how often it was kept, the mean and variance of the
-    next-turn outcome.  ``turns``: :func:`scan_turns`.  Returns (frame, turns used, games, mean)."""
+    next-turn outcome.  ``turns``: :func:`scan_turns`.  Returns (frame, turns used, games, mean).
+
+    Polars adds floats in whatever order its threads finish, so float means differ in the last
+    bit from run to run, and so would the values learned (and the games played with them).
+    Polars therefore only counts and adds integers (exact in any order) per leave and stage;
+    the floats are computed here from those sums in one fixed order, and training the same
+    runs twice gives the same file to the bit."""
     import polars as pl
 
     per_player = ["run", "gameID", "playerID"]
@@ -112,22 +118,58 @@ def leave_outcomes(turns):
             & pl.col("next_score").is_not_null()
             & (pl.col("leave").str.len_chars() <= MAX_LEAVE)
         )
-        .with_columns((pl.col("tilesremaining") // STAGE_WIDTH).alias("stage"))
-        .with_columns((pl.col("next_score") - pl.col("next_score").mean().over("stage")).alias("outcome"))
-        .with_columns(pl.col("leave").str.to_lowercase().str.split("").list.sort().list.join("").alias("leave"))
+        .select(
+            pl.col("run"),
+            pl.col("gameID"),
+            (pl.col("tilesremaining") // STAGE_WIDTH).alias("stage"),
+            pl.col("next_score"),
+            pl.col("leave").str.to_lowercase().str.split("").list.sort().list.join("").alias("leave"),
+        )  # fmt: skip
     )
-    summary = samples.select(
-        pl.len().alias("turns"), pl.struct("run", "gameID").n_unique().alias("games"),
-        pl.col("next_score").mean().alias("mean"),
-    ).collect()  # fmt: skip
-    per_leave = (
-        samples.group_by("leave")
-        .agg(pl.len().alias("n"), pl.col("outcome").mean().alias("mean"), pl.col("outcome").var().alias("var"))
-        .sort("leave")
+    games = samples.select(pl.struct("run", "gameID").n_unique()).collect().item()
+    cells = (
+        samples.group_by("leave", "stage")
+        .agg(
+            pl.len().alias("n"),
+            pl.col("next_score").sum().alias("total"),
+            (pl.col("next_score") * pl.col("next_score")).sum().alias("squares"),
+        )  # fmt: skip
+        .sort("leave", "stage")
         .collect()
     )
-    used, games, mean = summary.row(0)
-    return per_leave, int(used), int(games or 0), float(mean or 0.0)
+    return _per_leave(cells), int(cells["n"].sum() or 0), int(games or 0), _mean_next(cells)
+
+
+def _mean_next(cells) -> float:
+    used = int(cells["n"].sum() or 0)
+    return int(cells["total"].sum() or 0) / used if used else 0.0
+
+
+def _per_leave(cells):
+    """Count, mean and variance (ddof 1; NaN for a single turn) of the outcome per leave, from the
+    integer sums per (leave, stage): outcome = next-turn score - the stage's mean next-turn score."""
+    import polars as pl
+
+    if cells.height == 0:
+        schema = {"leave": pl.Utf8, "n": pl.Int64, "mean": pl.Float64, "var": pl.Float64}
+        return pl.DataFrame({name: [] for name in schema}, schema=schema)
+    n = cells["n"].to_numpy().astype(np.float64)
+    total = cells["total"].to_numpy().astype(np.float64)
+    squares = cells["squares"].to_numpy().astype(np.float64)
+    stage = cells["stage"].to_numpy()
+    stages = int(stage.max()) + 1
+    stage_mean = np.bincount(stage, total, stages) / np.maximum(np.bincount(stage, n, stages), 1)
+    mu = stage_mean[stage]
+    deviation = total - n * mu  # sum of (x - mu) over the cell's turns
+    deviation_sq = squares - 2 * mu * total + n * mu * mu  # sum of (x - mu)^2
+    leaves = cells["leave"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, leaves[1:] != leaves[:-1]])
+    count = np.add.reduceat(n, starts)
+    mean = np.add.reduceat(deviation, starts) / count
+    spread = np.add.reduceat(deviation_sq, starts) - count * mean * mean
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.where(count > 1, np.maximum(spread, 0.0) / (count - 1), np.nan)
+    return pl.DataFrame({"leave": leaves[starts], "n": count.astype(np.int64), "mean": mean, "var": var})
 
 
 # --------------------------------------------------------------------------- fitting
