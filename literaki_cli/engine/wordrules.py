@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.variant import Variant
+
+if TYPE_CHECKING:  # check-word reads its rules from the lexicon, not from a variant
+    from literaki_cli.engine.variant import Variant
 
 #: Reason key -> human text.  The keys are stable (JSON output, build metadata).
 REASONS = {

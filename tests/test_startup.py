@@ -1,0 +1,136 @@
+"""Start-up of a single command (issue 17): only the command run is registered, plain options
+are converted without Typer's pydantic adapters (same values, same errors), cached kernels load
+without numba's target refresh (same moves), and `check-word` imports no numba."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = str(ROOT / "examples" / "game.cgp")
+
+#: Imported by numba's full target refresh only (not by loading a cached kernel).
+REFRESH_ONLY = ("numba.np.random.generator_methods", "numba.np.polynomial.polynomial_core", "numba.typed.dictimpl")
+
+
+def modules_after(*argv: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
+    """The modules a fresh process holds after running ``literaki ARGV``, and its stdout."""
+    script = ("import json, sys\nfrom literaki_cli.commands import main\ncode = main(sys.argv[1:])\n"
+              "sys.stdout.flush()\nsys.stderr.write(json.dumps(sorted(sys.modules)))\n")  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=600,
+                            env=env, cwd=ROOT)  # fmt: skip
+    return set(json.loads(result.stderr.splitlines()[-1])), result.stdout
+
+
+@pytest.fixture(scope="module")
+def lexicon(flowing_lexicon) -> str:
+    return str(flowing_lexicon.path)
+
+
+def test_check_word_registers_and_imports_only_what_it_needs(lexicon):
+    modules, out = modules_after("check-word", "kot", "--lexicon", lexicon)
+    assert out.startswith("kot")
+    commands = {m for m in modules if m.startswith("literaki_cli.commands.")}
+    assert commands == {"literaki_cli.commands.common", "literaki_cli.commands.check_word"}
+    assert not {m for m in modules if m.split(".")[0] in ("numba", "pydantic", "rich", "polars", "matplotlib")}
+
+
+def test_solve_json_skips_pydantic_rich_and_the_numba_refresh(lexicon):
+    modules, out = modules_after("solve", GAME, "--json", "-n", "1", "--lexicon", lexicon)
+    assert json.loads(out)["rack"] == "KOTAŁW?"
+    assert not {m for m in modules if m.split(".")[0] in ("pydantic", "rich", "tqdm", "polars", "matplotlib")}
+    assert not modules & set(REFRESH_ONLY)
+
+
+def test_kernels_loaded_without_the_refresh_give_the_same_moves(lexicon):
+    env = dict(os.environ, LITERAKI_NUMBA_FULL_LOAD="1")
+    args = ("solve", GAME, "--json", "--all", "--lexicon", lexicon)
+    full_modules, full = modules_after(*args, env=env)
+    light_modules, light = modules_after(*args)
+    assert set(REFRESH_ONLY) <= full_modules and not light_modules & set(REFRESH_ONLY)
+    drop = "generation_ms"
+    assert {k: v for k, v in json.loads(full).items() if k != drop} == {
+        k: v for k, v in json.loads(light).items() if k != drop
+    }
+
+
+def test_a_kernel_missing_the_cache_still_compiles():
+    script = """
+import numpy as np
+from numba import njit
+from literaki_cli.engine import jitcache, movegen
+assert jitcache.install()
+@njit
+def total(n):
+    return np.arange(n).sum()
+print(total(10))
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0 and result.stdout.strip() == "45", result.stderr
+
+
+def test_app_lists_every_command_module_in_order_and_the_table_names_their_homes():
+    from literaki_cli import commands
+
+    app = commands.app
+    order = {f"literaki_cli.commands.{m}": k for k, m in enumerate(commands.COMMAND_MODULES)}
+    homes = [order[info.callback.__module__] for info in app.registered_commands]
+    assert homes == sorted(homes)
+    defined = {info.name: info.callback.__module__ for info in app.registered_commands}
+    defined |= {info.name: "literaki_cli.commands.leaves" for info in app.registered_groups}
+    for name, module in commands.COMMAND_HOMES.items():
+        assert defined[name] == f"literaki_cli.commands.{module}", name
+
+
+# --------------------------------------------------------------------------- option conversion
+
+SAMPLES = {
+    "top": ["5", "+5", "007", "0", "-1", "abc", "1.5", " 5", "1_0", "", 20],
+    "time": ["1.5", "0.5", ".5", "1e-2", "1E3", "0", "-1", "abc", "nan", "inf", " 2", 2, 2.5],
+    "by": ["score", "", "żółw"],
+    "leaves": ["some/file.leaves", "-", "."],
+    "all": [True, False],
+}
+
+
+def _typers_answer(runtime, value, param, ctx):
+    try:
+        return "value", runtime.coerce(value, param=param, ctx=ctx)
+    except Exception as exc:  # the message the user sees
+        return type(exc).__name__, getattr(exc, "message", str(exc))
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_plain_conversion_gives_typers_values_and_errors(name):
+    from literaki_cli import commands
+    from literaki_cli.commands import common
+
+    command = typer.main.get_command(commands.app).commands["solve"]
+    param = next(p for p in command.params if p.name == name or (name == "all" and p.name == "show_all")
+                 or (name == "time" and p.name == "seconds"))  # fmt: skip
+    ctx = command.make_context("solve", ["x"], resilient_parsing=True)
+    plain = param.get_runtime_param()
+    typers = common._typers_runtime_param(param)
+    if name != "all":
+        assert type(plain).__name__ == "PlainRuntimeParam"
+    for value in SAMPLES[name]:
+        assert _typers_answer(plain, value, param, ctx) == _typers_answer(typers, value, param, ctx), value
+
+
+def test_list_arguments_convert_as_typer_does():
+    from literaki_cli import commands
+    from literaki_cli.commands import common
+
+    command = typer.main.get_command(commands.app).commands["check-word"]
+    param = next(p for p in command.params if p.name == "words")
+    ctx = command.make_context("check-word", [], resilient_parsing=True)
+    for value in (("kot", "żółw"), ["a"], ()):
+        plain = _typers_answer(param.get_runtime_param(), value, param, ctx)
+        assert plain == _typers_answer(common._typers_runtime_param(param), value, param, ctx)
