@@ -109,34 +109,36 @@ def leave_outcomes(turns):
     import polars as pl
 
     per_player = ["run", "gameID", "playerID"]
+    same_player_next = pl.all_horizontal([pl.col(c).shift(-1) == pl.col(c) for c in per_player])
     samples = (
-        turns.sort(["run", "gameID", "turn"])
-        .with_columns(pl.col("score").shift(-1).over(per_player).alias("next_score"))
+        turns.sort([*per_player, "turn"])  # a player's next turn is the next row, if it is the same player's
+        .with_columns(pl.when(same_player_next).then(pl.col("score").shift(-1)).alias("next_score"))
         .filter(
             pl.col("kind").is_in(["place", "exchange"])
             & (pl.col("tilesremaining") > 0)
             & pl.col("next_score").is_not_null()
             & (pl.col("leave").str.len_chars() <= MAX_LEAVE)
         )
-        .select(
-            pl.col("run"),
-            pl.col("gameID"),
-            (pl.col("tilesremaining") // STAGE_WIDTH).alias("stage"),
-            pl.col("next_score"),
-            pl.col("leave").str.to_lowercase().str.split("").list.sort().list.join("").alias("leave"),
-        )  # fmt: skip
+        .select("run", "gameID", (pl.col("tilesremaining") // STAGE_WIDTH).alias("stage"), "next_score", "leave")
+        .collect()  # only what the sums need, once: both aggregations below read it
+        .lazy()
     )
-    games = samples.select(pl.struct("run", "gameID").n_unique()).collect().item()
+    sums = [pl.len().alias("n"), pl.col("next_score").sum().alias("total"),
+            (pl.col("next_score") * pl.col("next_score")).sum().alias("squares")]  # fmt: skip
+    # summed per leave as written first (far fewer rows than turns), then per leave with its tiles sorted
+    written = samples.group_by("leave", "stage").agg(sums)
+    spellings = written.select(pl.col("leave").unique()).with_columns(
+        pl.col("leave").str.to_lowercase().str.split("").list.sort().list.join("").alias("sorted")
+    )
     cells = (
-        samples.group_by("leave", "stage")
-        .agg(
-            pl.len().alias("n"),
-            pl.col("next_score").sum().alias("total"),
-            (pl.col("next_score") * pl.col("next_score")).sum().alias("squares"),
-        )  # fmt: skip
+        written.join(spellings, on="leave")
+        .group_by(pl.col("sorted").alias("leave"), "stage")
+        .agg(pl.col("n").sum(), pl.col("total").sum(), pl.col("squares").sum())
         .sort("leave", "stage")
-        .collect()
     )
+    games = samples.select(pl.struct("run", "gameID").n_unique().alias("games"))
+    cells, games = pl.collect_all([cells, games])
+    games = games.item()
     return _per_leave(cells), int(cells["n"].sum() or 0), int(games or 0), _mean_next(cells)
 
 
