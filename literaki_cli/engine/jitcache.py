@@ -6,7 +6,16 @@ lowering and typing registry it has (arrays, sets, dicts, random generators, pol
 datetimes, ...), about 0.1-0.2 s per process, which only *compiling* needs: a cached kernel
 is object code, linked against the runtime (NRT) alone.  :func:`install` makes the loader
 initialise only the runtime; a kernel that misses the cache is compiled as before (the
-compiler refreshes the target itself).  ``LITERAKI_NUMBA_FULL_LOAD=1`` turns this off.
+compiler refreshes the target itself).
+
+Each compiled function also carries an *environment* whose globals are its module's dict:
+numba's loader imports that module to rebuild it, and for the numba helpers compiled into our
+kernels (``np.zeros``, ``np.empty``, ...) that means importing ``numba.np.arrayobj`` and
+``numba.np.arraymath``, another 0.05-0.1 s.  Only object-mode code ever reads those globals;
+the helpers are nopython code, so their environments are rebuilt with the module's name alone
+(the module is imported as usual the moment anything compiles).
+
+``LITERAKI_NUMBA_FULL_LOAD=1`` turns both off.
 
 Guarded by feature detection: on a numba whose cache loader looks different nothing changes.
 """
@@ -14,6 +23,7 @@ Guarded by feature detection: on a numba whose cache loader looks different noth
 from __future__ import annotations
 
 import os
+import sys
 
 _INSTALLED = False
 
@@ -26,7 +36,7 @@ def install() -> bool:
     if os.environ.get("LITERAKI_NUMBA_FULL_LOAD"):
         return False
     try:
-        from numba.core import caching
+        from numba.core import caching, environment
         from numba.core.runtime import rtsys
     except ImportError:  # pragma: no cover - another numba layout
         return False
@@ -34,6 +44,7 @@ def install() -> bool:
     needed = ("load_overload", "_load_overload", "_guard_against_spurious_io_errors")
     if cache is None or not all(hasattr(cache, name) for name in needed) or not hasattr(rtsys, "initialize"):
         return False  # pragma: no cover - another numba layout
+    _light_environments(environment)
 
     def load_overload(self, sig, target_context):
         # What numba's own load_overload does, less target_context.refresh(): the runtime
@@ -46,3 +57,26 @@ def install() -> bool:
     cache.load_overload = load_overload
     _INSTALLED = True
     return True
+
+
+def _light_environments(environment) -> None:
+    """Rebuild the environments of numba's own (nopython) helpers without importing their
+    modules (see the module's docstring); every other environment as numba does."""
+    rebuild = getattr(environment, "_rebuild_env", None)
+    if rebuild is None or not hasattr(environment, "lookup_environment") or getattr(rebuild, "light", False):
+        return  # pragma: no cover - another numba layout
+
+    def _rebuild_env(modname, consts, env_name):
+        if modname in sys.modules or not str(modname).startswith("numba."):
+            return rebuild(modname, consts, env_name)
+        env = environment.lookup_environment(env_name)
+        if env is not None:
+            return env
+        env = environment.Environment({"__name__": modname})  # read by object mode only
+        env.consts[:] = consts
+        env.env_name = env_name
+        environment.Environment._memo[env_name] = env
+        return env
+
+    _rebuild_env.light = True
+    environment._rebuild_env = _rebuild_env
