@@ -155,3 +155,18 @@ def test_leave_training_generations_on_the_cluster_learn_what_local_workers_lear
     for generation in (1, 2):  # generation 2 played with generation 1's values, learned alike to the bit
         cluster_run, local_run = (tmp_path / f"{name}.leaves.runs/gen{generation}" for name in ("cluster", "local"))
         assert_same_tables(cluster_run, local_run)
+
+
+@needs_cluster
+def test_auto_without_a_cluster_says_how_to_start_one(game_lexicon, tmp_path):
+    import subprocess
+
+    from tests.loopback_ray import UNSHARE
+
+    out = tmp_path / "run"
+    script = "ip link set lo up; " + shell(run_args(game_lexicon, 2, out, "--ray", "auto"))
+    done = subprocess.run([*UNSHARE, "bash", "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("literaki: error: --ray auto: no Ray cluster runs on this machine; "
+                                   "start one (ray start --head) or give its head's address")  # fmt: skip
+    assert not out.exists()
