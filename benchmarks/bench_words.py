@@ -1,5 +1,6 @@
 """Word study on the full SJP lexicon: the time of each kind of search (in process, after
-warm-up, median of several runs), and of lexicon-diff between two full lexicons.
+warm-up, median of several runs; the words made into Python strings, and the walk of the
+graph alone for the slowest query of each kind), and of lexicon-diff between two full lexicons.
 
     python benchmarks/bench_words.py [--lexicon FILE] [--old FILE] [--runs N]
 
@@ -82,15 +83,17 @@ def main() -> None:
         words = lexicon.words
         letters = lexicon.meta["alphabet"]
         print(f"lexicon: {path} ({lexicon.word_count:,} words); median of {args.runs} runs after warm-up\n")
-        print(f"{'search':<36} {'median ms':>10} {'worst query':>12}  words found")
+        print(f"{'search':<36} {'median ms':>10} {'slowest':>9} {'its walk':>9}  words found")
         for kind, queries in KINDS.items():
             per_query = []
             for query in queries:
                 compiled = query.compile(words.max_length)
-                per_query.append((median_ms(lambda c=compiled: c.words(words, None, letters), args.runs), query))
-            found = [len(q.compile().words(words)) for _, q in per_query]
-            med = statistics.median(t for t, _ in per_query)
-            print(f"{kind:<36} {med:>10.2f} {max(t for t, _ in per_query):>12.2f}  {found}")
+                as_strings = median_ms(lambda c=compiled: c.words(words, None, letters), args.runs)
+                walk_only = median_ms(lambda c=compiled: c.buffer(words), args.runs)
+                per_query.append((as_strings, walk_only, len(compiled.words(words))))
+            med = statistics.median(t for t, _, _ in per_query)
+            slowest = max(per_query)
+            print(f"{kind:<36} {med:>10.2f} {slowest[0]:>9.2f} {slowest[1]:>9.2f}  {[n for _, _, n in per_query]}")
         compiled = WordQuery(pattern="*RZ*").compile()
         print(f"{'count only, *RZ*':<36} {median_ms(lambda: compiled.count(words), args.runs):>10.2f}")
         probe = ["kot", "żółw", "rzeka", "ab", "zając", "przedszkole", "nie", "ósmy"]
@@ -136,12 +139,14 @@ def main() -> None:
         walls = [run_process(LITERAKI + ["lexicon-diff", str(old), str(path), "--count"])[0] for _ in range(3)]
         print(f"whole process 'literaki lexicon-diff OLD NEW --count': {statistics.median(walls):.2f} s")
         if SJP_ZIP.is_file():
-            start = time.perf_counter()
-            diff = diff_versions(*open_versions(SJP_ZIP, path, rules))
-            print(
-                f"lexicon-diff of the SJP dump (read, decoded, filtered) and a lexicon: "
-                f"{time.perf_counter() - start:.2f} s; {len(diff.added):,} added, {len(diff.removed):,} removed"
-            )
+            for label, pair in (("the SJP dump and a lexicon", (SJP_ZIP, path)), ("two dumps (the SJP dump twice)",
+                                                                                   (SJP_ZIP, SJP_ZIP))):  # fmt: skip
+                start = time.perf_counter()
+                diff = diff_versions(*open_versions(*pair, rules))
+                print(
+                    f"lexicon-diff of {label} (each dump read, decoded, filtered, packed): "
+                    f"{time.perf_counter() - start:.2f} s; {len(diff.added):,} added, {len(diff.removed):,} removed"
+                )
 
 
 def _all_lengths():

@@ -18,6 +18,8 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.engine.wordrules import WordRules
 from literaki_cli.wordstudy import collation, kernels
+from literaki_cli.wordstudy.packed import PackedWords
+from literaki_cli.wordstudy.packed import diff as packed_diff
 from literaki_cli.wordstudy.versions import (
     NewSince,
     diff_versions,
@@ -25,6 +27,7 @@ from literaki_cli.wordstudy.versions import (
     lexicon_source_date,
     open_version,
     open_versions,
+    playable_words,
 )
 from tests.conftest import run_cli
 
@@ -104,6 +107,45 @@ def test_diff_of_lexicons_with_random_words(tmp_path):
     diff = diff_versions(*open_versions(*lexicons, RULES))
     assert diff.added == collation.polish_sorted(new - old)
     assert diff.removed == collation.polish_sorted(old - new)
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=st.lists(st.text(alphabet="akoąqx- .\r\t\u2028\x85Ż", max_size=17), max_size=30))
+def test_playable_words_are_those_build_lexicon_keeps(entries):
+    entries = [e.replace("\n", "") for e in entries]
+    assert playable_words(entries, RULES) == {e for e in entries if RULES.is_playable(e)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    old=st.lists(st.text(alphabet="akoążqR- ", max_size=22), max_size=30),
+    new=st.lists(st.text(alphabet="akoążqR- ", max_size=22), max_size=30),
+)
+def test_packed_words_are_the_playable_words(old, new):
+    """A source's words as packed keys: exactly the playable ones, sorted, compared exactly."""
+    rules = WordRules(RULES.letters, 2, 20)
+    old_keys = PackedWords.from_text("\n".join(old), rules)
+    new_keys = PackedWords.from_text("\n".join(new), rules)
+    old_set, new_set = playable_words(old, rules), playable_words(new, rules)
+    every_old = old_keys.words_at(np.arange(old_keys.count))
+    assert every_old == sorted(old_set, key=alphabet.to_code_string)
+    added, removed = packed_diff(old_keys, new_keys)
+    assert (set(added), set(removed)) == (new_set - old_set, old_set - new_set)
+    probe = sorted(old_set | new_set)[:10] + ["", "k-t", "q"]
+    assert old_keys.contains(probe) == [w in old_set for w in probe]
+
+
+def test_words_too_long_to_pack_fall_back_to_sets(tmp_path):
+    long_word = "kot" * 7  # 21 letters
+    (tmp_path / "a.txt").write_text(f"kot\n{long_word}\nkota\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("kot\nkotek\n", encoding="utf-8")
+    rules = WordRules(RULES.letters, 2, 30)
+    assert PackedWords.from_text(f"kot\n{long_word}", rules) is None
+    old, new = open_versions(tmp_path / "a.txt", tmp_path / "b.txt", rules)
+    assert old.packed() is None and old.words == {"kot", long_word, "kota"}
+    diff = diff_versions(old, new)
+    assert (diff.added, diff.removed) == (["kotek"], ["kota", long_word])
+    assert old.contains(["kota", "kotek"]) == [True, False]
 
 
 def test_dump_dates():

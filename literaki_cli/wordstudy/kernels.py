@@ -253,3 +253,106 @@ def diff_sorted(a, b):
                 j += 1
             j += 1
     return only_a[:na], only_b[:nb]
+
+
+@njit(cache=True, nogil=True)
+def _key_order(a_high, a_low, b_high, b_low):
+    """-1, 0 or 1 as the key (a_high, a_low) is below, equal to or above (b_high, b_low)."""
+    if a_high != b_high:
+        return -1 if a_high < b_high else 1
+    if a_low != b_low:
+        return -1 if a_low < b_low else 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def diff_keys(a_high, a_low, b_high, b_low):
+    """Two sorted arrays of distinct (high, low) keys: the positions of the keys only in ``a``
+    and of those only in ``b``."""
+    only_a = np.empty(a_high.shape[0], dtype=np.int64)
+    only_b = np.empty(b_high.shape[0], dtype=np.int64)
+    na = 0
+    nb = 0
+    i = 0
+    j = 0
+    while i < a_high.shape[0] or j < b_high.shape[0]:
+        if i >= a_high.shape[0]:
+            cmp = 1
+        elif j >= b_high.shape[0]:
+            cmp = -1
+        else:
+            cmp = _key_order(a_high[i], a_low[i], b_high[j], b_low[j])
+        if cmp < 0:
+            only_a[na] = i
+            na += 1
+            i += 1
+        elif cmp > 0:
+            only_b[nb] = j
+            nb += 1
+            j += 1
+        else:
+            i += 1
+            j += 1
+    return only_a[:na], only_b[:nb]
+
+
+@njit(cache=True, nogil=True)
+def member_keys(high, low, q_high, q_low):
+    """For each key (q_high[k], q_low[k]): is it in the sorted arrays (high, low)?"""
+    found = np.zeros(q_high.shape[0], dtype=np.bool_)
+    for k in range(q_high.shape[0]):
+        lo = 0
+        hi = high.shape[0]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if _key_order(high[mid], low[mid], q_high[k], q_low[k]) < 0:
+                lo = mid + 1
+            else:
+                hi = mid
+        found[k] = lo < high.shape[0] and high[lo] == q_high[k] and low[lo] == q_low[k]
+    return found
+
+
+@njit(cache=True, nogil=True)
+def pack_lines(points, code_of, allowed, separator, min_len, max_len, high, low):
+    """The lines of ``points`` (code points, or letter codes with ``code_of`` the identity),
+    split at ``separator``, that are ``min_len..max_len`` letters of ``allowed`` codes, each
+    packed as two keys: six bits a letter, ten letters a key, padded with zeros.  Returns (lines
+    packed, whether a line fitting the rules was longer than 20 letters)."""
+    n = 0
+    too_long = False
+    table_size = code_of.shape[0]
+    h = np.uint64(0)
+    lo = np.uint64(0)
+    length = 0
+    ok = True
+    total = points.shape[0]
+    for i in range(total + 1):
+        if i == total or points[i] == separator:
+            if ok and length > 0 and min_len <= length <= max_len:
+                if length > 20:
+                    too_long = True
+                else:
+                    high[n] = h
+                    low[n] = lo
+                    n += 1
+            h = np.uint64(0)
+            lo = np.uint64(0)
+            length = 0
+            ok = True
+            if i == total:
+                break
+            continue
+        if not ok:
+            continue
+        p = points[i]
+        c = code_of[p] if p < table_size else 0
+        if c == 0 or not allowed[c]:
+            ok = False
+            continue
+        if length < 10:
+            h |= np.uint64(c) << np.uint64(6 * (9 - length))
+        elif length < 20:
+            lo |= np.uint64(c) << np.uint64(6 * (19 - length))
+        length += 1
+    return n, too_long

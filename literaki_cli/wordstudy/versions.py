@@ -22,6 +22,8 @@ from literaki_cli.engine.lexicon import Lexicon, WordSet
 from literaki_cli.engine.wordrules import WordRules
 from literaki_cli.errors import InputError
 from literaki_cli.wordstudy import collation
+from literaki_cli.wordstudy.packed import PackedWords
+from literaki_cli.wordstudy.packed import diff as packed_diff
 
 _DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
 
@@ -60,13 +62,15 @@ def is_lexicon_file(path: Path) -> bool:
 
 @dataclass
 class WordList:
-    """One version of the word list: a lexicon's word set, or a source's words."""
+    """One version of the word list: a lexicon's word set, or a source's words (packed keys, or
+    a set of strings for a source with words too long to pack)."""
 
     path: Path
     kind: str  # "lexicon" or "source"
     date: str | None
     source_name: str
     word_set: WordSet | None = None
+    packed_words: PackedWords | None = None
     words: set[str] | None = None
     rules: WordRules | None = None
 
@@ -77,7 +81,9 @@ class WordList:
 
     @property
     def count(self) -> int:
-        return self.word_set.count if self.word_set is not None else len(self.words or ())
+        if self.word_set is not None:
+            return self.word_set.count
+        return self.packed_words.count if self.packed_words is not None else len(self.words or ())
 
     def buffer(self) -> np.ndarray:
         """Every word as a flat code buffer in graph order (lexicons only)."""
@@ -86,16 +92,27 @@ class WordList:
         return wordgraph.compiled(wordgraph.enumerate_words)(ws.arcs, ws.root, ws.max_length,
                                                              ws.count * (ws.max_length + 1) + 1)  # fmt: skip
 
+    def packed(self) -> PackedWords | None:
+        """Every word as packed keys (None when a word is too long for them)."""
+        if self.packed_words is None and self.word_set is not None:
+            self.packed_words = PackedWords.from_buffer(self.buffer())
+        return self.packed_words
+
     def word_strings(self) -> set[str]:
         """Every word, as a set of strings."""
         if self.words is not None:
             return self.words
-        return set(alphabet.decode_buffer(self.buffer()).split("\n")[:-1])
+        if self.word_set is not None:
+            return set(alphabet.decode_buffer(self.buffer()).split("\n")[:-1])
+        assert self.packed_words is not None
+        return set(self.packed_words.words_at(np.arange(self.packed_words.count)))
 
     def contains(self, words: list[str]) -> list[bool]:
         """For each normalised word: is it in this version?"""
         if self.word_set is not None:
             return self.word_set.lookup(words).tolist()
+        if self.packed_words is not None:
+            return self.packed_words.contains(words)
         assert self.words is not None
         return [word in self.words for word in words]
 
@@ -117,11 +134,20 @@ def open_lexicon_version(path: Path, popular: bool = False) -> WordList:
 def open_source_version(path: Path, rules: WordRules) -> WordList:
     """A word-list source (an SJP dump...) read and filtered by ``rules``, as ``build-lexicon`` does."""
     from lexicon_build import sources
-    from lexicon_build.build import filter_entries
 
     source = sources.read_source(Path(path))
-    kept, _ = filter_entries(source.entries, rules)
-    return WordList(Path(path), "source", dump_date(source.path.name), source.name, words=kept, rules=rules)
+    version = WordList(Path(path), "source", dump_date(source.path.name), source.name, rules=rules)
+    version.packed_words = PackedWords.from_text("\n".join(source.entries), rules)
+    if version.packed_words is None:  # words longer than the keys hold: a set of strings
+        version.words = playable_words(source.entries, rules)
+    return version
+
+
+def playable_words(entries: list[str], rules: WordRules) -> set[str]:
+    """The distinct entries ``rules`` allow, as ``build-lexicon`` keeps them (``WordRules.is_playable``
+    on each), found by one scan of the joined entries (entries never hold a line break)."""
+    lines = re.compile(f"^[{re.escape(rules.letters)}]{{{rules.min_length},{rules.max_length}}}$", re.MULTILINE)
+    return set(lines.findall("\n".join(entries)))
 
 
 def open_version(path: Path, rules: WordRules | None = None, popular: bool = False) -> WordList:
@@ -183,21 +209,23 @@ class LexiconDiff:
 
 
 def diff_versions(old: WordList, new: WordList) -> LexiconDiff:
-    """The words added and removed from ``old`` to ``new``."""
+    """The words added and removed from ``old`` to ``new``: two lexicons by one merge of their
+    enumerations, a source by its packed keys, sets of strings only for words too long to pack."""
     if old.word_set is not None and new.word_set is not None:
         from literaki_cli.wordstudy import kernels  # numba: only for the merge
 
         old_buffer, new_buffer = old.buffer(), new.buffer()
         only_old, only_new = kernels.diff_sorted(old_buffer, new_buffer)
-        removed = _words_at(old_buffer, only_old)
-        added = _words_at(new_buffer, only_new)
-        if any(letter in "".join(added + removed) for letter in collation.OUT_OF_CODE_ORDER):
-            added, removed = collation.polish_sorted(added), collation.polish_sorted(removed)
-        return LexiconDiff(old, new, added, removed)
-    old_words, new_words = old.word_strings(), new.word_strings()
-    return LexiconDiff(
-        old, new, collation.polish_sorted(new_words - old_words), collation.polish_sorted(old_words - new_words)
-    )
+        added, removed = _words_at(new_buffer, only_new), _words_at(old_buffer, only_old)
+    elif (old_keys := old.packed()) is not None and (new_keys := new.packed()) is not None:
+        added, removed = packed_diff(old_keys, new_keys)
+    else:
+        old_words, new_words = old.word_strings(), new.word_strings()
+        added, removed = list(new_words - old_words), list(old_words - new_words)
+        return LexiconDiff(old, new, collation.polish_sorted(added), collation.polish_sorted(removed))
+    if any(letter in "".join(added + removed) for letter in collation.OUT_OF_CODE_ORDER):
+        added, removed = collation.polish_sorted(added), collation.polish_sorted(removed)
+    return LexiconDiff(old, new, added, removed)
 
 
 def _words_at(buffer: np.ndarray, offsets: np.ndarray) -> list[str]:
