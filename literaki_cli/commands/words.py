@@ -24,7 +24,7 @@ Examples:
   literaki words --pattern '*' --since old.lexicon --new-only   the words new since an older list
 
 \b
-Pattern: ? (or .) one letter, * any run of letters, [abc] one of, [^abc] none of, [a-ć] a range
+Pattern: ? (or .) one letter, * any run of letters, \\[abc] one of, \\[^abc] none of, \\[a-ć] a range
 in Polish order, a letter itself (case never matters); it matches the whole word.  --regex is a
 Python regular expression matched anywhere in the word (anchor it with ^ and $).
 """
@@ -38,7 +38,7 @@ ORDER_HELP = (
 @app.command("words", epilog=WORDS_EPILOG)
 def words_command(
     pattern_argument: Annotated[
-        str | None, typer.Argument(metavar="[PATTERN]", help="The same as --pattern.", show_default=False)
+        str | None, typer.Argument(metavar="PATTERN", help="The same as --pattern.", show_default=False)
     ] = None,
     pattern: Annotated[
         str | None, typer.Option("--pattern", "-p", help="Whole-word pattern: ? one letter, * any letters, [..].")
