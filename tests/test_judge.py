@@ -152,6 +152,27 @@ def test_too_long_a_play_is_refused_on_the_screen(judge):
     asyncio.run(scenario())
 
 
+def test_a_log_that_fails_is_shown_and_judging_goes_on(judge, tmp_path):
+    (tmp_path / "[bold]").mkdir()
+    log = JudgeLog(tmp_path / "[bold]" / "judge.log")  # a path that looks like markup is shown as it is
+
+    def full_disk(judgement):
+        raise OSError(28, "No space left on device")
+
+    log.write = full_disk
+
+    async def scenario():
+        app = JudgeApp(judge, "en", log, clear_after=60)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press(*"kot", "enter")
+            assert app.verdict == "VALID" and app.log_failed
+            assert "CANNOT WRITE THE LOG" in _screen_text(app) and "No space left" in _screen_text(app)
+            assert "[bold]/judge.log" in _screen_text(app)
+
+    asyncio.run(scenario())
+    log.close()
+
+
 def test_judge_command_refusals(env_lexicon, capsys, tmp_path):
     for args, message in [
         (["--lang", "de"], "--lang 'de'"),

@@ -11,6 +11,7 @@ follows the terminal's size, and a way to drive it in tests (its pilot), none of
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
@@ -34,6 +35,7 @@ TEXTS = {
         "too_long": f"Za długo: najwyżej {MAX_PLAY_WORDS} słów i {MAX_PLAY_CHARS} znaków w jednym ruchu.",
         "lexicon": "słownik: {name}, {count} słów",
         "log": "dziennik: {path}",
+        "log_failed": "BŁĄD ZAPISU DZIENNIKA {path}: {error}",
     },
     "en": {
         "title": "Word judge — Literaki",
@@ -47,6 +49,7 @@ TEXTS = {
         "too_long": f"Too long: at most {MAX_PLAY_WORDS} words and {MAX_PLAY_CHARS} characters in one play.",
         "lexicon": "lexicon: {name}, {count} words",
         "log": "log: {path}",
+        "log_failed": "CANNOT WRITE THE LOG {path}: {error}",
     },
 }
 LANGUAGES = tuple(TEXTS)
@@ -103,6 +106,7 @@ class JudgeApp(App):
         self.clear_after = clear_after
         self.lexicon_label = lexicon_label
         self.verdict: str | None = None
+        self.log_failed = False
         self.judgements: list[Judgement] = []
         self._clear_timer: Timer | None = None
         self.title = self.texts["title"]
@@ -113,7 +117,7 @@ class JudgeApp(App):
         lexicon_line = self.texts["lexicon"].format(name=self.lexicon_label, count=count)
         if self.judge_log is not None:
             lexicon_line += "   " + self.texts["log"].format(path=self.judge_log.path)
-        yield Static(lexicon_line, id="lexicon")
+        yield Static(lexicon_line, id="lexicon", markup=False)  # names and paths are no markup
         yield Static("", id="verdict")
         yield Static(self.texts["idle"], id="line")
         yield Input(placeholder=self.texts["placeholder"], id="play", max_length=MAX_PLAY_CHARS)
@@ -134,7 +138,12 @@ class JudgeApp(App):
         if judgement is None:
             return
         if self.judge_log is not None:
-            self.judge_log.write(judgement)
+            try:
+                self.judge_log.write(judgement)
+            except OSError as exc:  # a full disk must not end the judging: the director sees it
+                self.log_failed = True
+                failure = self.texts["log_failed"].format(path=self.judge_log.path, error=exc.strerror or exc)
+                self.query_one("#lexicon", Static).update(Text(failure, style="bold red"))
         self.judgements.append(judgement)
         self.show(judgement)
 
