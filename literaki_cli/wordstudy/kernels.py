@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from literaki_cli.engine import jitcache
 from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, WORD_SEPARATOR
 
 #: Rack bookkeeping of the arc taken at a depth: nothing, a tile of its letter, a blank.
@@ -356,3 +357,7 @@ def pack_lines(points, code_of, allowed, separator, min_len, max_len, high, low)
             lo |= np.uint64(c) << np.uint64(6 * (19 - length))
         length += 1
     return n, too_long
+
+
+# Cached kernels load without numba's compiler set-up (see literaki_cli/engine/jitcache.py).
+jitcache.install()
