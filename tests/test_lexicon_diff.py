@@ -256,6 +256,8 @@ def test_check_word_since(versions, capsys):
     ]
     code, out, _ = run_cli(capsys, "check-word", "kotek", "kot", "--json", "--since", str(versions["old_lex"]), *lex)
     assert [json.loads(line)["new_since"] for line in out.splitlines()] == [True, False]
+    code, out, err = run_cli(capsys, "check-word", "kot", "--since", str(versions["old_lex"]), "-e", *lex)
+    assert (code, out) == (2, "") and "give --since or --extensions, not both" in err
 
 
 @pytest.mark.sjp
