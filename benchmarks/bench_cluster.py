@@ -36,6 +36,21 @@ def config(args, lexicon: Path) -> RunConfig:
     return RunConfig(players=args.players.split(","), games=args.games, seed=2026, lexicon=str(lexicon))
 
 
+def timed_run(args, lexicon: Path, runner) -> dict:
+    """One run: games/s over the whole run, the start-up (to the first finished game: workers
+    started, lexicon opened, kernels loaded) and games/s after it."""
+    finished = []
+    started = time.perf_counter()
+    run_simulation(config(args, lexicon), runner, None, on_game=lambda _: finished.append(time.perf_counter()))
+    whole = time.perf_counter() - started
+    after = (len(finished) - 1) / (finished[-1] - finished[0]) if len(finished) > 1 else float("nan")
+    return {"rate": len(finished) / whole, "startup": finished[0] - started, "steady": after}
+
+
+def medians(runs: list[dict]) -> dict:
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
 class Echo:
     """An actor that does nothing: its calls time Ray's own cost per task."""
 
@@ -63,11 +78,8 @@ def inside(args) -> None:
         trips.append(time.perf_counter() - t)
     ray.kill(actor)
     ray.shutdown()
-    rates = []
-    for _ in range(args.runs):
-        result = run_simulation(config(args, args.lexicon), RayRunner("auto"), None)
-        rates.append(len(result.outputs) / result.seconds)
-    print(json.dumps({"rates": rates, "join": joined, "actor_start": actor_start,
+    runs = [timed_run(args, args.lexicon, RayRunner("auto")) for _ in range(args.runs)]
+    print(json.dumps({"runs": runs, "join": joined, "actor_start": actor_start,
                       "round_trip_ms": 1000 * statistics.median(trips)}))  # fmt: skip
 
 
@@ -90,8 +102,7 @@ def main() -> None:
         lexicon = ensure_lexicon(args.lexicon, Path(tmp))
         rates = {}
         for workers in (1, 2):
-            runs = [run_simulation(config(args, lexicon), workers, None) for _ in range(args.runs)]
-            rates[f"--workers {workers}"] = statistics.median(len(r.outputs) / r.seconds for r in runs)
+            rates[f"--workers {workers}"] = medians([timed_run(args, lexicon, workers) for _ in range(args.runs)])
         reason = ray_unavailable() or namespace_unavailable()
         overhead = None
         if reason:
@@ -103,10 +114,11 @@ def main() -> None:
             if done.returncode != 0:
                 raise SystemExit(f"the Ray run failed:\n{done.stderr[-2000:]}")
             overhead = json.loads(done.stdout.strip().splitlines()[-1])
-            rates["--ray (2-CPU local cluster)"] = statistics.median(overhead["rates"])
-    print(f"{'runner':<30}{'games/s':>10}{'vs --workers 2':>16}")
-    for name, rate in rates.items():
-        print(f"{name:<30}{rate:>10.2f}{rate / rates['--workers 2']:>15.0%}")
+            rates["--ray (2-CPU local cluster)"] = medians(overhead["runs"])
+    print(f"{'runner':<30}{'games/s':>10}{'vs --workers 2':>16}{'start-up s':>12}{'games/s after':>15}")
+    for name, r in rates.items():
+        print(f"{name:<30}{r['rate']:>10.2f}{r['rate'] / rates['--workers 2']['rate']:>15.0%}"
+              f"{r['startup']:>12.2f}{r['steady']:>15.2f}")  # fmt: skip
     if overhead:
         print(f"Ray: joining the cluster {overhead['join']:.2f} s, an actor's start {overhead['actor_start']:.2f} s, "
               f"one task's round trip {overhead['round_trip_ms']:.2f} ms (median of {ROUND_TRIPS})")  # fmt: skip

@@ -79,8 +79,12 @@ EXAMPLE_WORDS = [
 # The words the examples show as invalid: not in the real list either.
 EXAMPLE_NON_WORDS = ["warszawa", "żółk"]
 
+_RAY = "needs a Ray cluster; tests/test_ray.py runs these commands on a loopback-only one"
 NOT_RUN = {
     "literaki build-lexicon --download": "downloads the newest dump from sjp.pl (network)",
+    "literaki simulate --games 200000 --players mistrz,trudny --seed 7 --ray auto --out runs/big": _RAY,
+    "literaki simulate --resume runs/big --ray auto": _RAY,
+    "literaki leaves train --generations 3 --games 20000 --out g3.leaves --ray auto": _RAY,
     "literaki build-lexicon --download --url https://mirror.example/growy/": "a placeholder mirror (network)",
 }
 # Steps before `&& literaki ...` that set up what the test already runs in.
