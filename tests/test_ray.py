@@ -170,3 +170,32 @@ def test_auto_without_a_cluster_says_how_to_start_one(game_lexicon, tmp_path):
     assert done.stderr.strip() == ("literaki: error: --ray auto: no Ray cluster runs on this machine; "
                                    "start one (ray start --head) or give its head's address")  # fmt: skip
     assert not out.exists()
+
+
+KILLER = """
+import os, signal, subprocess, sys, time, pexpect
+args = sys.argv[1:]
+child = pexpect.spawn(args[0], args[1:], encoding="utf-8", timeout=300, dimensions=(24, 160))
+child.expect(r"[1-9]\\d*/100000 \\[")  # games are being played on the actors
+def actors():
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in ps.splitlines() if "SimulationActor" in line]
+assert actors(), "no actor process seen"
+os.kill(child.pid, signal.SIGKILL)
+deadline = time.monotonic() + 60
+while actors() and time.monotonic() < deadline:
+    time.sleep(0.5)
+print("actors left:", len(actors()))
+"""
+
+
+@needs_cluster
+def test_a_killed_driver_leaves_no_actor_playing(game_lexicon, tmp_path):
+    killer = tmp_path / "killer.py"
+    killer.write_text(KILLER, encoding="utf-8")
+    command = shlex.join([sys.executable, str(killer), sys.executable, "-m", "literaki_cli",
+                          *run_args(game_lexicon, 100000, tmp_path / "run", "--ray", "auto")])  # fmt: skip
+    done = run_in_loopback_cluster(command)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "actors left: 0" in done.stdout  # Ray ends a dead driver's actors: the cluster is free again
+    assert (tmp_path / "run" / "run.json").is_file()  # and the folder can be resumed
