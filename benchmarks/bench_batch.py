@@ -161,7 +161,7 @@ def main() -> None:
     parser.add_argument("--lexicon", type=Path, default=None)
     parser.add_argument("--positions", type=int, default=1200)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="0 skips the whole-process runs")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--memory-lines", type=int, default=100_000, help="0 skips the memory run")
     args = parser.parse_args()
@@ -178,7 +178,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         batch = Path(tmp) / "positions.cgp"
         batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        for workers in args.workers:
+        for workers in args.workers if args.runs else []:
             walls, rss = [], 0.0
             for _ in range(args.runs):
                 wall, peak, code = run_process([*LITERAKI, "solve", "--batch", str(batch), "--workers", str(workers),

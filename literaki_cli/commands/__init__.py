@@ -52,22 +52,24 @@ def register(modules=COMMAND_MODULES) -> None:
     common.app.registered_commands.sort(key=lambda info: order.get(getattr(info.callback, "__module__", ""), 99))
 
 
-def _command_module(argv: list[str]) -> str | None:
-    """The module of the command ``argv`` runs (the first word not an option), or None."""
+def _command_modules(argv: list[str]) -> tuple[str, ...]:
+    """The modules to import for ``argv``: the home of the command it runs (the first word not
+    an option), none for a bare ``--version``, else all of them."""
+    if argv[:1] == ["--version"]:
+        return ()
     for arg in argv:
         if arg == "--":
-            return None
+            break
         if not arg.startswith("-"):
-            return COMMAND_HOMES.get(arg)
-    return None
+            home = COMMAND_HOMES.get(arg)
+            return (home,) if home is not None else COMMAND_MODULES
+    return COMMAND_MODULES
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI (see :func:`literaki_cli.commands.common.main`), registering only the
     command it runs when the table knows it."""
-    args = sys.argv[1:] if argv is None else argv
-    home = _command_module(args)
-    register((home,) if home is not None else COMMAND_MODULES)
+    register(_command_modules(sys.argv[1:] if argv is None else argv))
     return common.main(argv)
 
 

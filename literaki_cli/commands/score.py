@@ -94,6 +94,7 @@ def score_command(
     move: Annotated[
         list[str] | None,
         typer.Argument(
+            metavar="MOVE",
             help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down (lower case = a blank); an exchange '-- -ABC?' "
             "(needs '--' first); '-' passes."
         ),

@@ -15,6 +15,7 @@ from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name, square_name
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
+from literaki_cli.errors import InputError
 
 STEP = {ACROSS: (0, 1), DOWN: (1, 0)}
 DIRECTION_NAMES = {ACROSS: "across", DOWN: "down"}
@@ -114,13 +115,17 @@ class BoardGrid:
     """A board's letters as Python lists (a list is far quicker to index than a numpy array),
     made once and shared by every move scored on that board (``solve`` re-scores 20)."""
 
-    __slots__ = ("letters", "blanks", "rows", "columns", "empty")
+    __slots__ = ("letters", "blanks", "rows", "columns", "empty", "framed")
 
     def __init__(self, board: Board) -> None:
         self.letters = board.letters.tolist()
         self.blanks = board.blanks.tolist()
         self.rows, self.columns = board.rows, board.columns
         self.empty = not any(map(any, self.letters))
+        # The letters with a frame of empty squares: a walk along a line stops on the frame at
+        # the latest, so it reads framed[r + 1][c + 1] without checking the board's bounds.
+        edge = [0] * (self.columns + 2)
+        self.framed = [edge, *([0, *row, 0] for row in self.letters), edge]
 
     def occupied(self, r: int, c: int) -> bool:
         return 0 <= r < self.rows and 0 <= c < self.columns and self.letters[r][c] != 0
@@ -156,13 +161,13 @@ def _tables_of(variant: Variant) -> _Tables:
 def _run(grid: BoardGrid, new: dict[tuple[int, int], Tile], row: int, col: int, direction: int) -> list:
     """The squares of the unbroken line of tiles (old and new) through (row, col)."""
     dr, dc = STEP[direction]
-    occupied = grid.occupied
+    framed = grid.framed
     r, c = row - dr, col - dc
-    while (r, c) in new or occupied(r, c):
+    while (r, c) in new or framed[r + 1][c + 1]:
         r, c = r - dr, c - dc
     r, c = r + dr, c + dc
     squares = []
-    while (r, c) in new or occupied(r, c):
+    while (r, c) in new or framed[r + 1][c + 1]:
         squares.append((r, c))
         r, c = r + dr, c + dc
     return squares
@@ -207,6 +212,9 @@ def score_tiles(
     new = {(t.row, t.col): t for t in tiles}
     grid = BoardGrid(board) if grid is None else grid
     tables = _tables_of(variant)
+    for t in tiles:
+        if not (0 <= t.row < grid.rows and 0 <= t.col < grid.columns):
+            raise InputError(f"a tile at row {t.row + 1}, column {t.col + 1} is off the board")
     if len(new) != len(tiles):
         problems.append("two tiles on one square")
     for t in tiles:
