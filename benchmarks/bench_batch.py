@@ -202,8 +202,10 @@ def main() -> None:
                 sys.exit(f"solve --batch exited {code}")
             marks = [samples[min(len(samples) - 1, int(f * (len(samples) - 1)))] for f in (0.1, 0.25, 0.5, 0.75, 1)]
             shown = ", ".join(f"{rss:.0f} MB after {done:,} lines" for done, rss in marks)
-            print(f"memory over {args.memory_lines:,} lines through a pipe (1 worker, {wall:.0f} s, "
-                  f"{args.memory_lines / wall:.0f} positions/s): {shown}; max {max(r for _, r in samples):.0f} MB")
+            print(
+                f"memory over {args.memory_lines:,} lines through a pipe (1 worker, {wall:.0f} s, "
+                f"{args.memory_lines / wall:.0f} positions/s): {shown}; max {max(r for _, r in samples):.0f} MB"
+            )
     print(json.dumps({"positions": len(lines), "generation_ms": round(generation_ms, 3),
                       "answer_ms": round(answer_ms, 3)}))  # fmt: skip
 

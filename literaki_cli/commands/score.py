@@ -96,7 +96,7 @@ def score_command(
         typer.Argument(
             metavar="MOVE",
             help="The move: '8H ŻÓŁW' across, 'H8 ŻÓŁW' down (lower case = a blank); an exchange '-- -ABC?' "
-            "(needs '--' first); '-' passes."
+            "(needs '--' first); '-' passes.",
         ),
     ] = None,
     rack: RackOption = None,
