@@ -199,3 +199,50 @@ def test_a_killed_driver_leaves_no_actor_playing(game_lexicon, tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "actors left: 0" in done.stdout  # Ray ends a dead driver's actors: the cluster is free again
     assert (tmp_path / "run" / "run.json").is_file()  # and the folder can be resumed
+
+
+BAD_LEXICON = """
+import sys
+from pathlib import Path
+from literaki_cli.analysis.simulate import RunConfig, run_simulation
+from literaki_cli.cluster import RayRunner
+from literaki_cli.errors import LiterakiError
+bad = Path(sys.argv[1])
+bad.write_bytes(b"not a lexicon at all")
+try:
+    run_simulation(RunConfig(["slaby", "mistrz"], 4, 1, lexicon=str(bad), levels=sys.argv[2]), RayRunner("auto"), None)
+except LiterakiError as exc:
+    print("ERROR:", exc)
+"""
+
+
+@needs_cluster
+def test_a_failure_on_an_actor_is_one_line_naming_the_users_file(game_lexicon, tmp_path):
+    script = tmp_path / "bad.py"
+    script.write_text(BAD_LEXICON, encoding="utf-8")
+    bad = tmp_path / "bad.lexicon"
+    done = run_in_loopback_cluster(shlex.join([sys.executable, str(script), str(bad), str(game_lexicon[1])]))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"ERROR: on the Ray cluster: {bad}: not a literaki lexicon file" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr  # the actor's traceback is not forwarded
+
+
+def test_shipped_files_land_once_per_content_in_the_machines_cache(tmp_path, monkeypatch):
+    from literaki_cli.analysis.simulate import RunConfig
+    from literaki_cli.cluster.raysim import materialize, shipment
+
+    lexicon, leaves = tmp_path / "a.lexicon", tmp_path / "mine.leaves"
+    lexicon.write_bytes(b"lexicon bytes")
+    leaves.write_bytes(b"leave bytes")
+    monkeypatch.setenv("LITERAKI_LEAVES", str(leaves))  # the driver's default leave file goes along
+    files = shipment(RunConfig(["a", "b"], 1, 1, lexicon=str(lexicon)))
+    assert files == {"lexicon": ("a.lexicon", b"lexicon bytes"), "leaves": ("mine.leaves", b"leave bytes")}
+    cache = tmp_path / "cache"
+    first = materialize(files, cache)
+    assert Path(first["lexicon"]).read_bytes() == b"lexicon bytes" and Path(first["lexicon"]).name == "a.lexicon"
+    assert materialize(files, cache) == first  # the same contents: the same file, written once
+    lexicon.write_bytes(b"another lexicon")
+    assert (
+        materialize(shipment(RunConfig(["a", "b"], 1, 1, lexicon=str(lexicon))), cache)["lexicon"] != first["lexicon"]
+    )
+    assert not list(cache.rglob(".*.tmp"))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from literaki_cli.analysis.simulate import GameOutput, RunConfig, _setup, play_one
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, LiterakiError
 
 INSTALL_HINT = "pip install 'literaki[cluster]'"
 #: The run settings that name files the actors must read.
@@ -72,7 +72,8 @@ def connect(address: str):
     if ray.is_initialized():
         return ray
     try:
-        ray.init(address=address, logging_level=logging.ERROR, configure_logging=True)
+        # the actors print nothing of use; what fails there comes back as an error to report in one line
+        ray.init(address=address, logging_level=logging.ERROR, configure_logging=True, log_to_driver=False)
     except ConnectionError as exc:
         if address == "auto":  # Ray's own hint names its Python API, not this command
             raise InputError("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) "
@@ -139,10 +140,19 @@ class SimulationActor:
     """One Ray actor: the run's table set up once, then batches of games on request."""
 
     def __init__(self, settings: dict, files: dict[str, tuple[str, bytes]]) -> None:
-        config = RunConfig(**settings)
-        _setup(replace(config, **materialize(files)))
+        self.failure: str | None = None
+        local = materialize(files)
+        try:
+            _setup(replace(RunConfig(**settings), **local))
+        except LiterakiError as exc:  # told by play(), in the user's terms: the file as the user named it
+            message = str(exc)
+            for key, path in local.items():
+                message = message.replace(path, str(settings[key]))
+            self.failure = message
 
     def play(self, game_ids: list[int]) -> list[GameOutput]:
+        if self.failure is not None:
+            raise InputError(self.failure)
         return [play_one(game_id) for game_id in game_ids]
 
 
@@ -196,11 +206,10 @@ class RayRunner:
             return ray.get(ref)
         except ray.exceptions.RayError as exc:
             cause = getattr(exc, "cause", None)
-            if isinstance(cause, InputError):
+            if isinstance(cause, LiterakiError):  # our own one-line error, raised on another machine
                 raise InputError(f"on the Ray cluster: {cause}") from None
-            text = str(cause or exc).strip()
-            lines = [line for line in text.splitlines() if line.strip()]
-            raise InputError(f"on the Ray cluster: {lines[-1] if lines else type(exc).__name__}") from None
+            lines = [line for line in str(cause or exc).splitlines() if line.strip()]  # a traceback's last line
+            raise InputError(f"on the Ray cluster: {lines[-1].strip() if lines else type(exc).__name__}") from None
 
     def stop(self, cancel: bool) -> None:
         """Kill the actors (a cancelled run's batches in progress are dropped) and leave the cluster."""
