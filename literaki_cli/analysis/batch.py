@@ -28,7 +28,9 @@ from literaki_cli.errors import InputError, LiterakiError
 #: The longest input line taken (a position with its request is well under 10 kB).
 MAX_LINE_BYTES = 1 << 20
 #: Lines in flight per worker (read, not yet written): enough to keep every worker busy.
-WINDOW_PER_WORKER = 8
+WINDOW_PER_WORKER = 24
+#: Lines a worker gets at once when more are waiting (fewer hand-offs between processes).
+CHUNK = 8
 
 #: What a line's answer says for the exit code, from the mildest.
 OK, NEGATIVE, FAILED, INTERNAL = "ok", "negative", "failed", "internal"
@@ -328,14 +330,18 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _answer_in_worker(number: int, raw: bytes | None) -> LineAnswer | None:
-    return _WORKER_ANSWER(number, raw)
+def _answer_chunk(chunk: list[tuple[int, bytes | None]]) -> list[tuple | None]:
+    """A worker's answers to consecutive lines, as plain tuples (they pickle quicker)."""
+    answers = (_WORKER_ANSWER(number, raw) for number, raw in chunk)
+    return [None if a is None else (a.text, a.status, a.line, a.error) for a in answers]
 
 
 def _pooled(lines, answer, out, workers: int, summary: BatchSummary) -> None:
-    """Lines go to a pool of forked workers; the answers come back in any order and are
-    written in input order.  A reader thread reads ahead at most a window of lines (so a
-    coprocess that waits for each answer is answered, and memory stays bounded)."""
+    """Lines go to a pool of forked workers in chunks; the answers come back in any order and
+    are written in input order.  A reader thread reads ahead at most a window of lines (so
+    memory stays bounded, and a coprocess that waits for each answer is answered at once).
+    A chunk is sent when it is full (:data:`CHUNK` lines), or at once when a worker would
+    otherwise wait: lines from a file go in chunks, a coprocess's lines one by one."""
     import multiprocessing
     import queue
     import threading
@@ -359,42 +365,60 @@ def _pooled(lines, answer, out, workers: int, summary: BatchSummary) -> None:
             return
         events.put(("end",))
 
+    def submit(chunk: list[tuple[int, int, bytes | None]]) -> None:
+        first = chunk[0][0]
+        numbers = [number for _, number, _ in chunk]
+        pool.apply_async(
+            _answer_chunk,
+            ([(number, raw) for _, number, raw in chunk],),
+            callback=lambda results: events.put(("done", first, results)),
+            error_callback=lambda exc: events.put(("done", first, [_as_tuple(error_answer(n, exc)) for n in numbers])),
+        )
+
     reader = threading.Thread(target=read_ahead, name="batch-reader", daemon=True)
     reader.start()
-    done: dict[int, LineAnswer | None] = {}
-    submitted = written = 0
+    pending: list[tuple[int, int, bytes | None]] = []  # (order, line number, bytes): read, not yet sent
+    done: dict[int, tuple | None] = {}
+    read = written = in_flight = 0
     ended = False
     try:
-        while not ended or written < submitted:
+        while not ended or written < read:
             event = events.get()
-            if event[0] == "line":
-                _, number, raw = event
-                order = submitted
-                submitted += 1
-                pool.apply_async(
-                    _answer_in_worker,
-                    (number, raw),
-                    callback=lambda result, order=order: events.put(("done", order, result)),
-                    error_callback=lambda exc, order=order, number=number: events.put(
-                        ("done", order, error_answer(number, exc))
-                    ),
-                )
-            elif event[0] == "done":
-                done[event[1]] = event[2]
-                while written in done:
-                    result = done.pop(written)
-                    written += 1
-                    slots.release()
-                    if result is not None:
-                        out.write(result.text)
-                        out.flush()
-                        summary.add(result)
-            elif event[0] == "end":
-                ended = True
-            else:
-                raise event[1]
+            while True:  # this event and every one already waiting
+                if event[0] == "line":
+                    pending.append((read, event[1], event[2]))
+                    read += 1
+                elif event[0] == "done":
+                    in_flight -= 1
+                    for k, result in enumerate(event[2]):
+                        done[event[1] + k] = result
+                elif event[0] == "end":
+                    ended = True
+                else:
+                    raise event[1]
+                try:
+                    event = events.get_nowait()
+                except queue.Empty:
+                    break
+            while written in done:
+                result = done.pop(written)
+                written += 1
+                slots.release()
+                if result is not None:
+                    answer_line = LineAnswer(*result)
+                    out.write(answer_line.text)
+                    out.flush()
+                    summary.add(answer_line)
+            while pending and (len(pending) >= CHUNK or in_flight < workers or ended):
+                chunk, pending = pending[:CHUNK], pending[CHUNK:]
+                submit(chunk)
+                in_flight += 1
     finally:
         stop.set()
         slots.release()  # a reader waiting for a slot sees the stop
         pool.terminate()
         pool.join()
+
+
+def _as_tuple(answer: LineAnswer) -> tuple:
+    return (answer.text, answer.status, answer.line, answer.error)
