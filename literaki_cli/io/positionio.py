@@ -116,8 +116,14 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
     blanks = [[False] * columns for _ in range(rows)]
     for r, part in enumerate(parts):
         col = 0
-        for m in re.finditer(r"[0-9]+|.", part):
+        for m in _CGP_TOKEN.finditer(part):
             token = m.group()
+            known = _CGP_CELLS.get(token)  # the common tokens, read without building an error's text
+            if known is not None and col + known[0] <= columns:
+                if known[1]:
+                    letters[r][col], blanks[r][col] = known[1], known[2]
+                col += known[0]
+                continue
             where = f"{source}: CGP row {r + 1}, character {m.start() + 1}"
             if token[0] in "0123456789":
                 col += _cgp_run(token, where)
@@ -133,6 +139,13 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
         if col != columns:
             raise InputError(f"{source}: CGP row {r + 1} {part!r} covers {col} squares, the board has {columns}")
     return Board(np.array(letters, dtype=np.uint8), np.array(blanks, dtype=np.bool_))
+
+
+_CGP_TOKEN = re.compile(r"[0-9]+|.")
+#: A CGP token that is certainly fine: (squares it covers, letter code or 0, blank).
+_CGP_CELLS: dict[str, tuple[int, int, bool]] = {str(n): (n, 0, False) for n in range(1, 27)}
+_CGP_CELLS |= {ch.upper(): (1, alphabet.CODE_OF[ch], False) for ch in alphabet.POLISH_LETTERS}
+_CGP_CELLS |= {ch: (1, alphabet.CODE_OF[ch], True) for ch in alphabet.POLISH_LETTERS}
 
 
 def _cgp_run(token: str, where: str) -> int:
