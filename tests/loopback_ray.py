@@ -60,6 +60,9 @@ export RAY_USAGE_STATS_ENABLED=0
     || {{ cat {log} >&2; exit 98; }}
 ( {body} )
 status=$?
+if [ $status -ne 0 ]; then  # what Ray's own servers said, for the failure report
+    tail -n 20 {shlex.quote(str(ray_dir))}/session_latest/logs/ray_client_server*.err >&2 2>/dev/null
+fi
 {ray} stop --force >/dev/null 2>&1
 exit $status
 """

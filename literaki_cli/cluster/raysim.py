@@ -20,6 +20,7 @@ import os
 import re
 import socket
 import tempfile
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import asdict, replace
@@ -39,6 +40,9 @@ QUEUED_PER_ACTOR = 2
 MAX_BATCH = 8
 #: How often (s) the driver wakes from waiting for results, so Ctrl-C is handled promptly.
 WAIT_SECONDS = 0.5
+#: Ray Client connections tried before giving up: the head starts a server per client, which
+#: can fail to start in time on a loaded head.
+CLIENT_ATTEMPTS = 3
 #: How long (s) to wait for a cluster's head to accept a connection before giving up.
 CONNECT_SECONDS = 5.0
 _ADDRESS = re.compile(r"(ray://)?[^\s:/]+:\d{1,5}")
@@ -71,22 +75,29 @@ def connect(address: str):
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if ray.is_initialized():
         return ray
-    try:
-        # the actors print nothing of use; what fails there comes back as an error to report in one line
-        ray.init(address=address, logging_level=logging.ERROR, configure_logging=True, log_to_driver=False)
-    except ConnectionError as exc:
-        if address == "auto":  # Ray's own hint names its Python API, not this command
-            raise InputError("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) "
-                             "or give its head's address") from None  # fmt: skip
-        raise InputError(f"--ray {address}: cannot join a Ray cluster ({_first_line(exc)})") from None
-    except Exception as exc:  # Ray raises RuntimeError, ValueError, TimeoutError... on a bad cluster
-        raise InputError(f"--ray {address}: cannot join a Ray cluster ({_first_line(exc)})") from None
+    for attempt in range(1, CLIENT_ATTEMPTS + 1):
+        try:
+            # the actors print nothing of use; what fails there comes back as an error to report in one line
+            ray.init(address=address, logging_level=logging.ERROR, configure_logging=True, log_to_driver=False)
+            return ray
+        except ConnectionAbortedError as exc:  # Ray Client: the head's per-client server failed to start
+            if attempt == CLIENT_ATTEMPTS:
+                raise InputError(f"--ray {address}: cannot join a Ray cluster ({_reason(exc)})") from None
+            time.sleep(attempt)
+        except ConnectionError as exc:
+            if address == "auto":  # Ray's own hint names its Python API, not this command
+                raise InputError("--ray auto: no Ray cluster runs on this machine; start one (ray start --head) "
+                                 "or give its head's address") from None  # fmt: skip
+            raise InputError(f"--ray {address}: cannot join a Ray cluster ({_reason(exc)})") from None
+        except Exception as exc:  # Ray raises RuntimeError, ValueError, TimeoutError... on a bad cluster
+            raise InputError(f"--ray {address}: cannot join a Ray cluster ({_reason(exc)})") from None
     return ray
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+def _reason(exc: BaseException) -> str:
+    """The most specific line of an error Ray raised (a server's traceback ends with it)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1] if lines else type(exc).__name__
 
 
 def _check_reachable(address: str) -> None:
