@@ -225,8 +225,8 @@ class SolveLines:
                 request = _solve_overrides(obj, request)
                 fmt = None
             position, warnings = self.reader.read(text, fmt)
-            given, rack_warnings = checked_rack(position, rack, self.reader.lenient)
-            the_rack = solving_rack(position, given)
+            given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
+            the_rack = solving_rack(position, given, how='give "rack" in a JSON line')
             result = self.solver.solve(position, the_rack, request)
             return LineAnswer(_record_line(number, ident, solve_record(result, the_rack), warnings + rack_warnings),
                               OK, number)  # fmt: skip
@@ -285,7 +285,7 @@ class ScoreLines:
             move = _text_field(obj, "move", required=True)
             rack = _text_field(obj, "rack")
             position, warnings = self.reader.read(position_text)
-            the_rack, rack_warnings = checked_rack(position, rack, self.reader.lenient)
+            the_rack, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
             scored = score_move(position, move, the_rack, self.open_lexicon, self.reader.lenient)
             return LineAnswer(_record_line(number, ident, scored.as_dict(), warnings + rack_warnings),
                               OK if scored.valid else NEGATIVE, number)  # fmt: skip

@@ -52,13 +52,15 @@ def mover_rack(position: Position, rack: str | None) -> str | None:
     return normalize_rack(rack) if rack is not None else (position.rack or None)
 
 
-def checked_rack(position: Position, rack: str | None, lenient: bool = False) -> tuple[str | None, list[str]]:
+def checked_rack(
+    position: Position, rack: str | None, lenient: bool = False, name: str = "--rack"
+) -> tuple[str | None, list[str]]:
     """The mover's rack (as :func:`mover_rack`) and the warnings about it.
 
     A ``--rack`` must fit the game: at most the variant's rack size, and no more of a tile (or
     of blanks) than the set holds beside the board and the other racks.  Otherwise InputError,
     or with ``lenient`` warnings (a hypothetical position).  The position's own racks were
-    checked when it was opened.
+    checked when it was opened.  ``name`` is how messages call the rack (a batch line's key).
     """
     from dataclasses import replace
 
@@ -71,15 +73,16 @@ def checked_rack(position: Position, rack: str | None, lenient: bool = False) ->
     trial = replace(position, racks=[the_rack or "", *position.racks[1:]])
     problems = [p for p in tile_count_problems(trial) if p not in before]
     if problems and not lenient:
-        raise InputError(f"--rack {rack!r}: {problems[0]} (--lenient accepts it for a hypothetical position)")
-    return the_rack, [f"--rack {rack!r}: {p}" for p in problems]
+        raise InputError(f"{name} {rack!r}: {problems[0]} (--lenient accepts it for a hypothetical position)")
+    return the_rack, [f"{name} {rack!r}: {p}" for p in problems]
 
 
-def solving_rack(position: Position, rack: str | None) -> str:
-    """The rack to solve for: as :func:`mover_rack`, but it must be known and fit the variant's rack."""
+def solving_rack(position: Position, rack: str | None, how: str = "give --rack LETTERS") -> str:
+    """The rack to solve for: as :func:`mover_rack`, but it must be known and fit the variant's
+    rack (``how`` says how to give one)."""
     the_rack = mover_rack(position, rack)
     if not the_rack:
-        raise InputError("no rack: give --rack LETTERS (or a position with racks, such as CGP)")
+        raise InputError(f"no rack: {how} (or a position with racks, such as CGP)")
     if len(the_rack) > position.variant.rack_size:
         raise InputError(f"rack {the_rack.upper()!r} holds {len(the_rack)} tiles, at most {position.variant.rack_size}")
     return the_rack
