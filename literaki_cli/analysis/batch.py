@@ -89,16 +89,23 @@ def read_lines(stream) -> Iterator[tuple[int, bytes | None]]:
     line longer than :data:`MAX_LINE_BYTES` (the rest of it is skipped unread into memory)."""
     number = 0
     while True:
-        chunk = stream.readline(MAX_LINE_BYTES + 1)
+        chunk = _read_line(stream, MAX_LINE_BYTES + 1)
         if not chunk:
             return
         number += 1
-        if len(chunk) > MAX_LINE_BYTES:
+        if len(chunk) > MAX_LINE_BYTES and not (len(chunk) == MAX_LINE_BYTES + 1 and chunk.endswith(b"\n")):
             while chunk and not chunk.endswith(b"\n"):
-                chunk = stream.readline(MAX_LINE_BYTES)
+                chunk = _read_line(stream, MAX_LINE_BYTES)
             yield number, None
             continue
         yield number, chunk
+
+
+def _read_line(stream, limit: int) -> bytes:
+    try:
+        return stream.readline(limit)
+    except OSError as exc:  # a directory on stdin, a device gone: no line can be read
+        raise InputError(f"cannot read the input: {exc.strerror or exc}") from None
 
 
 def _line_text(number: int, raw: bytes | None) -> str:
