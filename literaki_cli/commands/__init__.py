@@ -2,18 +2,20 @@
 only parsing its arguments, calling the library and printing.  :mod:`.common` holds the Typer
 app, the shared options, the exit codes and :func:`main`.
 
-``app`` (taken from this package) has every command, in the order ``--help`` lists them.  The
-``literaki`` program itself registers only the command it runs (:data:`COMMAND_HOMES`), and
-each command imports what it needs when it runs, so ``literaki check-word kot`` starts fast;
-``literaki --help``, a mistyped command and any command missing from the table register all.
+The app's commands are registered when first needed (:class:`.common.CommandApp`): whoever
+reads them (``--help``, a test, ``typer.main.get_command(app)``) gets every command, in the
+order of :data:`COMMAND_MODULES`; :func:`main` imports only the module of the command it runs
+(:data:`COMMAND_HOMES`), and each command imports what it needs when it runs, so
+``literaki check-word kot`` starts fast.  A command missing from the table still works: its
+command line imports every module.
 """
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
 
 from literaki_cli.commands import common
+from literaki_cli.commands.common import app, main, run
 
 #: The command modules, in the order ``literaki --help`` lists their commands.
 COMMAND_MODULES = ("lexicon", "check_word", "words", "judge", "score", "solve", "leaves", "anagram", "play", "simulate",
@@ -39,22 +41,30 @@ COMMAND_HOMES = {
 }
 
 _registered: set[str] = set()
+_registering = False
+_ORDER = {f"{__name__}.{module}": number for number, module in enumerate(COMMAND_MODULES)}
 
 
 def register(modules=COMMAND_MODULES) -> None:
     """Import the command ``modules``, registering their commands, and keep the commands in the
     order of :data:`COMMAND_MODULES` (``--help`` lists them so) whatever was imported first."""
-    for module in modules:
-        if module not in _registered:
-            import_module(f"{__name__}.{module}")
-            _registered.add(module)
-    order = {f"{__name__}.{module}": number for number, module in enumerate(COMMAND_MODULES)}
-    common.app.registered_commands.sort(key=lambda info: order.get(getattr(info.callback, "__module__", ""), 99))
+    global _registering
+    if _registering:
+        return
+    _registering = True  # the modules' @app.command read the app's commands while they import
+    try:
+        for module in COMMAND_MODULES:
+            if module in modules and module not in _registered:
+                import_module(f"{__name__}.{module}")
+                _registered.add(module)
+        app._commands.sort(key=lambda info: _ORDER.get(getattr(info.callback, "__module__", ""), len(_ORDER)))
+    finally:
+        _registering = False
 
 
-def _command_modules(argv: list[str]) -> tuple[str, ...]:
-    """The modules to import for ``argv``: the home of the command it runs (the first word not
-    an option), none for a bare ``--version``, else all of them."""
+def command_modules(argv: list[str]) -> tuple[str, ...]:
+    """The modules ``argv`` needs: the home of the command it runs (the first word not an
+    option), none for a bare ``--version``, else all of them."""
     if argv[:1] == ["--version"]:
         return ()
     for arg in argv:
@@ -66,23 +76,7 @@ def _command_modules(argv: list[str]) -> tuple[str, ...]:
     return COMMAND_MODULES
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI (see :func:`literaki_cli.commands.common.main`), registering only the
-    command it runs when the table knows it."""
-    register(_command_modules(sys.argv[1:] if argv is None else argv))
-    return common.main(argv)
+app.loader = lambda only: register(COMMAND_MODULES if only is None else only)
+app.modules_for = command_modules
 
-
-def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
-
-
-def __getattr__(name: str):
-    if name == "app":  # every command, as --help lists them
-        register()
-        return common.app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["COMMAND_MODULES", "COMMAND_HOMES", "app", "main", "register", "run"]
+__all__ = ["COMMAND_HOMES", "COMMAND_MODULES", "app", "command_modules", "common", "main", "register", "run"]

@@ -79,7 +79,47 @@ def _output_fault(exc: OSError) -> Exception:
     return OutputFailed(f"cannot write the output: {exc.strerror or exc}")
 
 
-app = typer.Typer(
+class CommandApp(typer.Typer):
+    """The Typer app, whose commands are registered when they are first needed.
+
+    :mod:`literaki_cli.commands` sets :attr:`loader` (imports command modules, registering their
+    commands) and :attr:`modules_for` (the modules a command line needs).  Whoever reads the
+    commands gets every one; while :func:`main` runs, only the modules its command line needs
+    are imported, so ``literaki check-word kot`` does not pay for building ``play`` and the rest.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._commands: list = []
+        self._groups: list = []
+        self.loader = None  # (modules or None for all) -> None
+        self.modules_for = None  # argv -> the modules it needs
+        self.only: tuple[str, ...] | None = None  # while main() runs
+        super().__init__(*args, **kwargs)
+
+    def _load(self) -> None:
+        if self.loader is not None:
+            self.loader(self.only)
+
+    @property
+    def registered_commands(self) -> list:
+        self._load()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list:
+        self._load()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list) -> None:
+        self._groups = value
+
+
+app = CommandApp(
     name="literaki",
     help="Literaki toolkit: lexicon, word checks, scoring, solving and self-play.",
     no_args_is_help=True,
@@ -285,6 +325,8 @@ def _root(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every error becomes one line on stderr and an exit code, never a traceback."""
+    if app.modules_for is not None:
+        app.only = app.modules_for(sys.argv[1:] if argv is None else argv)
     try:
         code = app(args=argv, prog_name="literaki", standalone_mode=False)
     except OutputClosed:
@@ -331,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
             exc.show()
             return exc.exit_code
         return _internal_error(exc)
+    finally:
+        app.only = None
     return _flush_stdout() or (code if isinstance(code, int) else EXIT_OK)
 
 
