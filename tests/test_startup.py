@@ -134,3 +134,55 @@ def test_list_arguments_convert_as_typer_does():
     for value in (("kot", "żółw"), ["a"], ()):
         plain = _typers_answer(param.get_runtime_param(), value, param, ctx)
         assert plain == _typers_answer(common._typers_runtime_param(param), value, param, ctx)
+
+
+# --------------------------------------------------------------------------- the moves table without rich
+
+
+def test_plain_table_draws_what_rich_draws_for_a_pipe():
+    import io
+    import random
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from literaki_cli.io.plaintable import plain_table
+
+    rng = random.Random(17)
+    alphabet = "aąbcćdeęfghijklłmnńoóprsśtuwyzźżAĄŻÓŁ0123456789+-.,()?/ "
+
+    def text(most: int) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, most))).strip()
+
+    for _ in range(300):
+        columns = [(text(8) or "x", rng.choice(["left", "right"])) for _ in range(rng.randint(1, 8))]
+        rows = [[text(12) for _ in columns] for _ in range(rng.randint(0, 5))]
+        title = rng.choice([None, "t", "rack KOTAŁW?: 5,631 moves by equity (14.3 ms, bag 82)"])
+        drawn = io.StringIO()
+        table = Table(title=title)
+        for name, justify in columns:
+            table.add_column(name, justify=justify)
+        for row in rows:
+            table.add_row(*row)
+        Console(highlight=False, width=100_000, color_system=None, soft_wrap=True, file=drawn).print(table)
+        assert plain_table(title, columns, rows) == drawn.getvalue()
+
+
+def test_solve_prints_the_same_table_with_and_without_rich(capsys, lexicon):
+    from literaki_cli.analysis.positionquery import open_position
+    from literaki_cli.analysis.solve import PositionSolver, SolveRequest
+    from literaki_cli.commands.solve import _print_solutions
+    from literaki_cli.engine.lexicon import Lexicon
+
+    solver = PositionSolver(Lexicon.open(Path(lexicon)))
+    requests = [SolveRequest(), SolveRequest(by="score"), SolveRequest(top=30, exchanges=10),
+                SolveRequest(top=3, word_contains="ŹŹ")]  # fmt: skip
+    files = sorted((ROOT / "examples" / "positions").glob("*.cgp"))[::4] + [ROOT / "examples" / "game.cgp"]
+    for path in files:
+        position, _ = open_position(str(path))
+        for request in requests:
+            result = solver.solve(position, position.rack, request)
+            _print_solutions(result, position.rack, 50, terminal=False)
+            plain = capsys.readouterr().out
+            _print_solutions(result, position.rack, 50, terminal=True)  # rich, on a console that is no terminal
+            assert plain == capsys.readouterr().out, (path.name, request)

@@ -291,47 +291,76 @@ def run_batch_command(stream, answer, workers: int) -> None:
     raise typer.Exit(exit_code(summary))
 
 
-def _print_solutions(result, rack: str, bingo_bonus: int) -> None:
+#: The columns of the moves table: name, justification.
+SOLUTION_COLUMNS = [("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"), ("leave", "left"),
+                    ("leave value", "right"), ("equity", "right"), ("words", "left")]  # fmt: skip
+
+
+def _print_solutions(result, rack: str, bingo_bonus: int, terminal: bool | None = None) -> None:
+    """The moves table and the lines under it: drawn by rich on a terminal (fitted to the
+    window), as plain text of the same look otherwise (:mod:`literaki_cli.io.plaintable`: no
+    rich to import).  ``terminal``: whether stdout is one (default: ask it)."""
+    import sys
+
+    terminal = sys.stdout.isatty() if terminal is None else terminal
+    title, rows, notes = _solution_lines(result, rack, bingo_bonus)
+    if not terminal:
+        from literaki_cli.io.plaintable import plain_table
+
+        text = plain_table(title, SOLUTION_COLUMNS, rows) if rows else ""
+        sys.stdout.write(text + "".join(note + "\n" for note in notes))
+        return
     from rich.table import Table
 
     console = output_console()
+    if rows:
+        table = Table(title=title)
+        for name, justify in SOLUTION_COLUMNS:
+            table.add_column(name, justify=justify)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    for note in notes:
+        console.print(note)
+
+
+def _solution_lines(result, rack: str, bingo_bonus: int) -> tuple[str, list[list[str]], list[str]]:
+    """The table's title and rows (none when there is no move), and the lines under it."""
     best_exchange = result.exchanges[0] if result.exchanges else None
     if not result.moves:
         what = "no legal move" if not result.generated else "no move passes the filters"
         rest = "exchange or pass remain" if result.exchange_allowed else "pass remains (no exchange: the bag is low)"
-        console.print(f"{what} for the rack {rack.upper()}: {rest}")
+        notes = [f"{what} for the rack {rack.upper()}: {rest}"]
         if best_exchange:
-            console.print(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:+.1f}")
-        return
+            notes.append(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:+.1f}")
+        return "", [], notes
     order = "equity" if result.by == "equity" else "score"
-    table = Table(title=f"rack {rack.upper()}: {result.count:,} moves by {order} ({result.seconds * 1000:.1f} ms, "
-                        f"bag {result.bag})")  # fmt: skip
-    for name, justify in (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"),
-                          ("leave", "left"), ("leave value", "right"), ("equity", "right"),
-                          ("words", "left")):  # fmt: skip
-        table.add_column(name, justify=justify)
-    rows = [(m.equity, 0, m) for m in result.moves]
+    title = (f"rack {rack.upper()}: {result.count:,} moves by {order} ({result.seconds * 1000:.1f} ms, "
+             f"bag {result.bag})")  # fmt: skip
+    ranked = [(m.equity, 0, m) for m in result.moves]
     if result.by == "equity":  # exchanges take their place among the moves by equity
-        rows += [(e.equity, 1, e) for e in result.exchanges if e.equity > result.moves[-1].equity]
-        rows.sort(key=lambda row: (-row[0], row[1]))
-        rows = rows[: len(result.moves)]
-    for number, (_, is_exchange, item) in enumerate(rows, 1):
+        ranked += [(e.equity, 1, e) for e in result.exchanges if e.equity > result.moves[-1].equity]
+        ranked.sort(key=lambda row: (-row[0], row[1]))
+        ranked = ranked[: len(result.moves)]
+    rows = []
+    for number, (_, is_exchange, item) in enumerate(ranked, 1):
         if is_exchange:
-            table.add_row(str(number), "-", f"exchange {item.tiles.upper()}", "0", item.keep.upper() or "-",
-                          f"{item.equity:+.1f}", f"{item.equity:.1f}", "")  # fmt: skip
+            rows.append([str(number), "-", f"exchange {item.tiles.upper()}", "0", item.keep.upper() or "-",
+                         f"{item.equity:+.1f}", f"{item.equity:.1f}", ""])  # fmt: skip
             continue
         bonus = f" +{bingo_bonus}" if item.bingo and bingo_bonus else ""
         words = ", ".join(f"{w.word} {w.score}" for w in item.words) + bonus
-        table.add_row(str(number), item.coord, item.display, str(item.score), item.leave.upper() or "-",
-                      f"{item.leave_value:+.1f}", f"{item.equity:.1f}", words)  # fmt: skip
-    console.print(table)
-    if best_exchange and not any(is_exchange for _, is_exchange, _ in rows):
-        console.print(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:.1f}")
+        rows.append([str(number), item.coord, item.display, str(item.score), item.leave.upper() or "-",
+                     f"{item.leave_value:+.1f}", f"{item.equity:.1f}", words])  # fmt: skip
+    notes = []
+    if best_exchange and not any(is_exchange for _, is_exchange, _ in ranked):
+        notes.append(f"best exchange: {_exchange_text(best_exchange)}, equity {best_exchange.equity:.1f}")
     elif not result.exchange_allowed:
-        console.print(f"no exchange: the bag holds {result.bag} tiles")
+        notes.append(f"no exchange: the bag holds {result.bag} tiles")
     if result.mirrors_folded:
-        console.print("each opening is shown once, across: on this empty, symmetric board its mirror image down "
-                      "(H8 for 8H) scores the same (--all lists both)")  # fmt: skip
+        notes.append("each opening is shown once, across: on this empty, symmetric board its mirror image down "
+                     "(H8 for 8H) scores the same (--all lists both)")  # fmt: skip
+    return title, rows, notes
 
 
 def _simulate(position, rack: str, lexicon, equity, settings, win_model_path: Path | None, json_out: bool) -> None:
