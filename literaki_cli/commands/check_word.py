@@ -19,7 +19,8 @@ from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, LexiconOption, 
         "  literaki check-word --file words.txt --invalid-only\n"
         "  some-command | literaki check-word - --json\n"
         '  literaki check-word --quiet "$WORD" && echo allowed\n'
-        "  literaki check-word -e kot --limit 10"
+        "  literaki check-word -e kot --limit 10\n"
+        "  literaki check-word --since sjp-20250101.zip kotek   mark words new since an older list"
     ),
 )
 def check_word_command(
@@ -40,6 +41,10 @@ def check_word_command(
         int | None,
         typer.Option(min=0, metavar="N", help="With --extensions: list at most N containing words (0 = all)."),
     ] = None,
+    since: Annotated[
+        Path | None,
+        typer.Option("--since", metavar="OLD", help="Mark valid words new since OLD (an older lexicon or SJP dump)."),
+    ] = None,
     lexicon: LexiconOption = None,
 ) -> None:
     """Is a word allowed?  Exit 0 when all are valid, 1 when any is invalid (an empty word too), 2 on errors.
@@ -56,6 +61,14 @@ def check_word_command(
     lex = Lexicon.open(lexicon)
     rules = lexicon_word_rules(lex.meta)
     word_set = lex.popular if popular else lex.words
+    marker = None
+    if since is not None:
+        from literaki_cli.errors import InputError
+        from literaki_cli.wordstudy.versions import NewSince
+
+        if extensions:
+            raise InputError("give --since or --extensions, not both")
+        marker = NewSince.open(since, rules)
     out = None if quiet else Output()
     colour = out is not None and colour_enabled(out)
     finder = wordcheck.ExtensionFinder.of(word_set) if extensions and not quiet else None
@@ -67,7 +80,14 @@ def check_word_command(
         if out is None:
             continue
         shown = [v for v in batch if not v.valid] if invalid_only else batch
-        if finder is not None:
+        if marker is not None:
+            new = marker.new_flags([v.normalized for v in shown], [v.valid for v in shown])
+            for v, is_new in zip(shown, new, strict=True):
+                if json_out:
+                    out.write(json.dumps(v.as_dict() | {"new_since": is_new}, ensure_ascii=False) + "\n")
+                else:
+                    out.write(_verdict_line(v, colour).rstrip("\n") + (f"\t{marker.note}\n" if is_new else "\n"))
+        elif finder is not None:
             found = finder.extensions([v.normalized for v in shown], shown_limit)
             for v, (_, ext) in zip(shown, found, strict=True):
                 if json_out:
