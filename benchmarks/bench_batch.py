@@ -32,15 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine, run_process  # noqa: E402
+from make_positions import greedy_turns  # noqa: E402
 
 from literaki_cli.analysis.batch import PositionReader, SolveLines  # noqa: E402
-from literaki_cli.analysis.solve import PositionSolver, SolveRequest, found_move  # noqa: E402
-from literaki_cli.engine.board import Board  # noqa: E402
+from literaki_cli.analysis.solve import PositionSolver, SolveRequest  # noqa: E402
 from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
 from literaki_cli.engine.movegen import MoveGenerator, warm_up  # noqa: E402
 from literaki_cli.engine.position import Position  # noqa: E402
 from literaki_cli.engine.variant import load_variant  # noqa: E402
-from literaki_cli.games.bag import Bag, full_bag  # noqa: E402
 from literaki_cli.io.positionio import write_position  # noqa: E402
 
 LITERAKI = [sys.executable, "-m", "literaki_cli"]
@@ -52,27 +51,12 @@ def self_play_positions(generator: MoveGenerator, count: int, seed: int) -> list
     rng = random.Random(seed)
     lines: list[str] = []
     while len(lines) < count:
-        board = Board.for_variant(variant)
-        bag = Bag(full_bag(variant), rng)
-        racks = [bag.draw(7), bag.draw(7)]
-        scores = [0, 0]
-        mover, idle = 0, 0
-        while idle < 2 and len(lines) < count:
+        for board, racks, scores, mover, idle in greedy_turns(generator, variant, rng):
+            if len(lines) >= count:
+                break
             position = Position(variant, board, [racks[mover], racks[1 - mover]], [scores[mover], scores[1 - mover]],
                                 idle, {"gid": f"batch-{len(lines) + 1}"})  # fmt: skip
             lines.append(write_position(position, "cgp").strip())
-            moves = generator.generate(board, racks[mover])
-            if not len(moves):
-                idle += 1
-            else:
-                idle = 0
-                best = found_move(moves.records[moves.ranked()[0]], 1, board, variant, racks[mover])
-                board = board.with_tiles(best.tiles)
-                scores[mover] += best.score
-                racks[mover] = best.leave + bag.draw(len(best.tiles))
-                if not racks[mover]:
-                    break
-            mover = 1 - mover
     return lines
 
 

@@ -29,14 +29,16 @@ from literaki_cli.io.positionio import write_position  # noqa: E402
 STAGES = [("empty", 0, 0, 1), ("early", 8, 25, 3), ("middle", 30, 60, 4), ("late", 66, 90, 3)]
 
 
-def self_play(generator, variant, rng, snapshots):
+def greedy_turns(generator, variant, rng):
+    """Every turn of one seeded greedy game (each side plays its best-scoring move), before its
+    move: (board, racks, scores, mover, passes in a row)."""
     board = Board.for_variant(variant)
     bag = Bag(full_bag(variant), rng)
     racks = [bag.draw(7), bag.draw(7)]
     scores = [0, 0]
     mover, idle = 0, 0
     while idle < 2:
-        snapshots.append((board.copy(), list(scores), mover))
+        yield board, racks, scores, mover, idle
         moves = generator.generate(board, racks[mover])
         if not len(moves):
             idle += 1
@@ -49,6 +51,11 @@ def self_play(generator, variant, rng, snapshots):
             if not racks[mover]:
                 break
         mover = 1 - mover
+
+
+def self_play(generator, variant, rng, snapshots):
+    for board, _, scores, mover, _ in greedy_turns(generator, variant, rng):
+        snapshots.append((board.copy(), list(scores), mover))
 
 
 def rack_with_blanks(unseen: list[str], blanks: int, rng: random.Random) -> str | None:
