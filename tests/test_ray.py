@@ -7,7 +7,9 @@ namespace that holds only loopback (tests/loopback_ray.py): nothing leaves 127.0
 
 from __future__ import annotations
 
+import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -159,8 +161,6 @@ def test_leave_training_generations_on_the_cluster_learn_what_local_workers_lear
 
 @needs_cluster
 def test_auto_without_a_cluster_says_how_to_start_one(game_lexicon, tmp_path):
-    import subprocess
-
     from tests.loopback_ray import UNSHARE
 
     out = tmp_path / "run"
@@ -246,3 +246,11 @@ def test_shipped_files_land_once_per_content_in_the_machines_cache(tmp_path, mon
         materialize(shipment(RunConfig(["a", "b"], 1, 1, lexicon=str(lexicon))), cache)["lexicon"] != first["lexicon"]
     )
     assert not list(cache.rglob(".*.tmp"))
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["leaves", "train"]])
+def test_the_help_names_the_extra_whole(command, capsys):
+    """Rich would read '[cluster]' as markup and drop it from the help."""
+    done = subprocess.run([sys.executable, "-m", "literaki_cli", *command, "--help"], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "300"})  # fmt: skip
+    assert "pip install 'literaki[cluster]'" in done.stdout
