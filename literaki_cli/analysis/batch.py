@@ -204,8 +204,33 @@ def error_answer(number: int, exc: BaseException) -> LineAnswer:
     return _error_answer(number, None, exc)
 
 
+class LineAnswerer:
+    """Answers one input line: its text (a blank line gets no answer) to :meth:`answer`, and
+    anything that fails into the line's error object, so a bad line never stops the run.
+    ``asked["id"]`` is the line's ``id`` once its JSON object is read (the error names it too)."""
+
+    def __call__(self, number: int, raw: bytes | None) -> LineAnswer | None:
+        asked: dict[str, Any] = {"id": None}
+        try:
+            text = _line_text(number, raw)
+            return self.answer(number, text, asked) if text else None
+        except Exception as exc:  # a bad line is answered with its error; the run goes on
+            return _error_answer(number, asked["id"], exc)
+
+    def answer(self, number: int, text: str, asked: dict) -> LineAnswer:
+        raise NotImplementedError
+
+
+def _request_object(text: str, keys, asked: dict) -> dict:
+    """A JSON line's object, its ``id`` noted in ``asked`` before its keys are checked."""
+    obj = _json_object(text)
+    asked["id"] = obj.get("id")
+    _check_keys(obj, keys)
+    return obj
+
+
 @dataclass
-class SolveLines:
+class SolveLines(LineAnswerer):
     """Answers ``solve --batch`` lines: a CGP line (the rack from the CGP) or a JSON object
     ``{"id", "position", "rack", "top", "all", "by"}`` (each key but ``position`` optional; the
     command line's options are the defaults)."""
@@ -214,31 +239,22 @@ class SolveLines:
     request: Any  # SolveRequest: the command line's
     reader: PositionReader
 
-    def __call__(self, number: int, raw: bytes | None) -> LineAnswer | None:
+    def answer(self, number: int, text: str, asked: dict) -> LineAnswer:
         from literaki_cli.analysis.positionquery import checked_rack, solve_record, solving_rack
 
-        ident = None
-        try:
-            text = _line_text(number, raw)
-            if not text:
-                return None
-            request, rack, fmt = self.request, None, "cgp"  # a plain line is CGP
-            if text.startswith("{"):
-                obj = _json_object(text)
-                ident = obj.get("id")
-                _check_keys(obj, SOLVE_KEYS)
-                text = _position_text(obj)
-                rack = _text_field(obj, "rack")
-                request = _solve_overrides(obj, request)
-                fmt = None
-            position, warnings = self.reader.read(text, fmt)
-            given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
-            the_rack = solving_rack(position, given, how='give "rack" in a JSON line')
-            result = self.solver.solve(position, the_rack, request)
-            return LineAnswer(_record_line(number, ident, solve_record(result, the_rack), warnings + rack_warnings),
-                              OK, number)  # fmt: skip
-        except Exception as exc:  # a bad line is answered with its error; the run goes on
-            return _error_answer(number, ident, exc)
+        request, rack, fmt = self.request, None, "cgp"  # a plain line is CGP
+        if text.startswith("{"):
+            obj = _request_object(text, SOLVE_KEYS, asked)
+            text = _position_text(obj)
+            rack = _text_field(obj, "rack")
+            request = _solve_overrides(obj, request)
+            fmt = None
+        position, warnings = self.reader.read(text, fmt)
+        given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
+        the_rack = solving_rack(position, given, how='give "rack" in a JSON line')
+        result = self.solver.solve(position, the_rack, request)
+        return LineAnswer(_record_line(number, asked["id"], solve_record(result, the_rack), warnings + rack_warnings),
+                          OK, number)  # fmt: skip
 
 
 def _solve_overrides(obj: dict[str, Any], request):
@@ -267,7 +283,7 @@ def _solve_overrides(obj: dict[str, Any], request):
 
 
 @dataclass
-class ScoreLines:
+class ScoreLines(LineAnswerer):
     """Answers ``score --batch`` lines: JSON objects ``{"id", "position", "move", "rack"}``
     (``position`` and ``move`` required); a move not legal is answered (``"valid": false``)
     and counts for exit code 1."""
@@ -275,29 +291,20 @@ class ScoreLines:
     open_lexicon: Callable[[], Any]  # the lexicon, opened on the first placement
     reader: PositionReader
 
-    def __call__(self, number: int, raw: bytes | None) -> LineAnswer | None:
+    def answer(self, number: int, text: str, asked: dict) -> LineAnswer:
         from literaki_cli.analysis.positionquery import checked_rack, score_move
 
-        ident = None
-        try:
-            text = _line_text(number, raw)
-            if not text:
-                return None
-            if not text.startswith("{"):
-                raise InputError('a score line is a JSON object {"id", "position", "move", "rack"}')
-            obj = _json_object(text)
-            ident = obj.get("id")
-            _check_keys(obj, SCORE_KEYS)
-            position_text = _position_text(obj)
-            move = _text_field(obj, "move", required=True)
-            rack = _text_field(obj, "rack")
-            position, warnings = self.reader.read(position_text)
-            the_rack, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
-            scored = score_move(position, move, the_rack, self.open_lexicon, self.reader.lenient)
-            return LineAnswer(_record_line(number, ident, scored.as_dict(), warnings + rack_warnings),
-                              OK if scored.valid else NEGATIVE, number)  # fmt: skip
-        except Exception as exc:  # a bad line is answered with its error; the run goes on
-            return _error_answer(number, ident, exc)
+        if not text.startswith("{"):
+            raise InputError('a score line is a JSON object {"id", "position", "move", "rack"}')
+        obj = _request_object(text, SCORE_KEYS, asked)
+        position_text = _position_text(obj)
+        move = _text_field(obj, "move", required=True)
+        rack = _text_field(obj, "rack")
+        position, warnings = self.reader.read(position_text)
+        the_rack, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
+        scored = score_move(position, move, the_rack, self.open_lexicon, self.reader.lenient)
+        return LineAnswer(_record_line(number, asked["id"], scored.as_dict(), warnings + rack_warnings),
+                          OK if scored.valid else NEGATIVE, number)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- running a batch
