@@ -11,7 +11,18 @@ import numpy as np
 from numba import njit
 
 from literaki_cli.engine import jitcache
-from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, WORD_SEPARATOR
+from literaki_cli.engine.wordgraph import (
+    ACCEPTS_BIT,
+    END_BIT,
+    INDEX_MASK,
+    LETTER_SHIFT,
+    WORD_SEPARATOR,
+    compiled,
+    find_arc,
+)
+
+#: The word graph's own sibling-list lookup, compiled (one scan for the engine and word study).
+_find_arc = compiled(find_arc)
 
 #: Rack bookkeeping of the arc taken at a depth: nothing, a tile of its letter, a blank.
 _NONE, _TILE, _BLANK = 0, 1, 2
@@ -98,18 +109,9 @@ def _walk(arcs, node, codes, start, end):
     """Follow ``codes[start:end]`` from the sibling list ``node``: (accepted, list after), or (False, -1)."""
     accepted = False
     for j in range(start, end):
-        if node == 0:
+        p = _find_arc(arcs, node, codes[j])
+        if p < 0:
             return False, -1
-        letter = codes[j]
-        p = node
-        while True:
-            arc = arcs[p]
-            arc_letter = arc >> LETTER_SHIFT
-            if arc_letter == letter:
-                break
-            if arc_letter > letter or (arc & END_BIT) != 0:
-                return False, -1
-            p += 1
         accepted = (arcs[p] & ACCEPTS_BIT) != 0
         node = np.int64(arcs[p] & INDEX_MASK)
     return accepted, node
@@ -195,6 +197,17 @@ def tile_combinations(codes, starts, ends, bag, blanks, binomial):
 
 
 @njit(cache=True, nogil=True)
+def _appended(buffer, count, value):
+    """``buffer`` (holding ``count`` values) with ``value`` after them, doubled first when full."""
+    if count == buffer.shape[0]:
+        grown = np.empty(2 * count, dtype=np.int64)
+        grown[:count] = buffer
+        buffer = grown
+    buffer[count] = value
+    return buffer
+
+
+@njit(cache=True, nogil=True)
 def diff_sorted(a, b):
     """Two flat word buffers, each sorted in graph order (a word before its extensions): the
     start offsets of the words only in ``a`` and of those only in ``b``."""
@@ -233,22 +246,14 @@ def diff_sorted(a, b):
                 break
         if cmp <= 0:
             if cmp < 0:
-                if na == only_a.shape[0]:
-                    grown = np.empty(2 * na, dtype=np.int64)
-                    grown[:na] = only_a
-                    only_a = grown
-                only_a[na] = i
+                only_a = _appended(only_a, na, i)
                 na += 1
             while a[i] != WORD_SEPARATOR:
                 i += 1
             i += 1
         if cmp >= 0:
             if cmp > 0:
-                if nb == only_b.shape[0]:
-                    grown = np.empty(2 * nb, dtype=np.int64)
-                    grown[:nb] = only_b
-                    only_b = grown
-                only_b[nb] = j
+                only_b = _appended(only_b, nb, j)
                 nb += 1
             while b[j] != WORD_SEPARATOR:
                 j += 1
