@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from literaki_cli.analysis.simulate import GameOutput, GameRunner, RunConfig, RunResult, open_run
+from literaki_cli.analysis.simulate import GameOutput, GameRunner, RunConfig, RunResult, game_kind, open_run
 from literaki_cli.errors import InputError
 
 
@@ -81,7 +81,7 @@ def train_generations(
 
     if plan.generations < 1 or plan.games < 1:
         raise InputError("--generations and --games must be at least 1")
-    variant = _variant(plan)
+    variant = game_kind("literaki").load_rules(plan.run_config(1))  # the variant every generation plays
     try:
         plan.work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -115,9 +115,3 @@ def publish(result: GenerationsResult, out: Path) -> None:
         shutil.copyfile(result.generations[-1].leaves, out)
     except OSError as exc:
         raise InputError(f"{out}: cannot write the leave file: {exc.strerror or exc}") from None
-
-
-def _variant(plan: GenerationPlan):
-    from literaki_cli.engine.variant import load_variant
-
-    return load_variant(plan.variant, Path(plan.rules) if plan.rules else None)
