@@ -78,7 +78,7 @@ def simulate_command(
     from tqdm import tqdm
 
     from literaki_cli.analysis.report import write_report
-    from literaki_cli.analysis.simulate import RunConfig, open_run
+    from literaki_cli.analysis.simulate import RunConfig, check_run_config, open_run
     from literaki_cli.engine.lexicon import Lexicon, resolve_lexicon_path
     from literaki_cli.errors import InputError
 
@@ -87,8 +87,12 @@ def simulate_command(
         "games": games, "players": [p.strip() for p in players.split(",") if p.strip()], "seed": seed,
         "variant": variant, "game": game, "rules": absolute(rules), "levels": absolute(levels), "gcg": gcg,
         "leaves": absolute(leaves),
-        "lexicon": str(resolve_lexicon_path(lexicon).resolve()) if resume is None or lexicon else None,
     }  # fmt: skip
+    if resume is None:
+        # The files the user just wrote (rules, levels, leaves) are judged before the lexicon is
+        # looked for: their errors are the news, a missing default lexicon is not.
+        check_run_config(RunConfig(**settings))
+    settings["lexicon"] = str(resolve_lexicon_path(lexicon).resolve()) if resume is None or lexicon else None
     if resume is not None:
         if force:
             raise InputError("--force replaces a run; --resume continues one: give one of them")

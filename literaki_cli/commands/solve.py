@@ -198,12 +198,15 @@ def solve_command(
         _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out)
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
+    from literaki_cli.equity.leaves import open_leaves
+
+    table = open_leaves(leaves)  # the leave file is checked before the lexicon is looked for
     if sim:
         from literaki_cli.equity.equity import Equity
-        from literaki_cli.equity.leaves import open_leaves
+        from literaki_cli.montecarlo.winmodel import open_win_model
 
-        equity = Equity(open_leaves(leaves), pos.variant)
-        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, win_model, json_out)
+        equity, model = Equity(table, pos.variant), open_win_model(win_model)  # also before the lexicon
+        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, model, json_out)
         return
     solver = PositionSolver(Lexicon.open(lexicon), leaves)
     solver.equity(pos.variant)  # the leave file is read (and checked) before the moves are generated
@@ -237,7 +240,10 @@ def _solve_batch(source: str | None, request, workers: int, lexicon: Path | None
     from literaki_cli.analysis.solve import PositionSolver
     from literaki_cli.engine.lexicon import Lexicon
 
+    from literaki_cli.equity.leaves import open_leaves
+
     forced = _forced_variant(variant, rules)
+    open_leaves(leaves)  # checked before the lexicon is looked for
     with open_batch_input(source) as stream:
         solver = PositionSolver(Lexicon.open(lexicon), leaves)
         solver.generator(forced or _default_variant(), request.popular)  # the kernels, before any line (and fork)
@@ -363,13 +369,11 @@ def _solution_lines(result, rack: str, bingo_bonus: int) -> tuple[str, list[list
     return title, rows, notes
 
 
-def _simulate(position, rack: str, lexicon, equity, settings, win_model_path: Path | None, json_out: bool) -> None:
+def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: bool) -> None:
     from tqdm import tqdm
 
     from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates
-    from literaki_cli.montecarlo.winmodel import open_win_model
 
-    model = open_win_model(win_model_path)
     start = SimPosition.of(position, rack)
     with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
         result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)

@@ -10,7 +10,6 @@ a bad file gets an error naming the key and the problem.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
@@ -21,6 +20,7 @@ import numpy as np
 
 from literaki_cli.engine import alphabet
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import loads_toml, read_input_text
 
 DEFAULT_VARIANT = "literaki"
 ACROSS, DOWN = 0, 1
@@ -218,13 +218,7 @@ def _builtin_variant(name: str) -> Variant:
 def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) -> Variant:
     """The variant named ``name`` (shipped with the package), or the one in ``rules_file``."""
     if rules_file is not None:
-        try:
-            text = Path(rules_file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{rules_file}: cannot read rules file: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise InputError(f"{rules_file}: rules file is not UTF-8 text") from None
-        return parse_variant(text, str(rules_file))
+        return parse_variant(read_input_text(rules_file, "rules file"), str(rules_file))
     if name not in _builtin_names():
         raise InputError(f"unknown variant {name!r}; choose one of: {', '.join(builtin_variants())}")
     return _builtin_variant(name)
@@ -325,10 +319,7 @@ def _parse_board(data: _Reader, colours: dict[str, int], source: str) -> BoardLa
 
 def parse_variant(text: str, source: str) -> Variant:
     """Parse and validate a variant TOML document; ``source`` names it in error messages."""
-    try:
-        data = _Reader(tomllib.loads(text), source)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{source}: not valid TOML: {exc}") from None
+    data = _Reader(loads_toml(text, source), source)
     name = data.get("name", str)
     words = data.sub("words", required=True)
     min_len, max_len = words.positive("min_length", maximum=MAX_SIDE), words.positive("max_length", maximum=MAX_SIDE)

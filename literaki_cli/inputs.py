@@ -1,0 +1,233 @@
+"""The one way literaki reads what a user hands it: input files, JSON, TOML and numbers.
+
+Every reader here turns hostile input into one :class:`InputError` line naming the file (and
+the line or value where there is one), never a traceback, a hang or a machine out of memory:
+
+* :func:`read_input_bytes` opens a regular file only, without blocking (a FIFO with no writer
+  would hang a plain ``open``, ``/dev/zero`` never ends), and caps the size read;
+* :func:`loads_json` is strict JSON: no ``NaN`` or ``Infinity``, no number that overflows to
+  infinity (``1e400``), no integer of hundreds of digits, no nesting deeper than a data file
+  ever needs;
+* :func:`loads_toml` is TOML with the same bounds on nesting;
+* :func:`whole_number` and :func:`finite_number` check a value read from any of them;
+* :func:`dumps_json` is the strict writer: every JSON literaki prints parses with a strict
+  parser, or the bug is caught here instead of shipped as ``NaN``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from literaki_cli.errors import InputError
+
+#: Bytes a data file (levels, rules, a win model, a run's settings, a game record) may have.
+MAX_DATA_BYTES = 16 << 20
+#: Nesting of arrays and objects a data file may have (the deepest literaki writes is 4).
+MAX_NESTING = 64
+#: Digits an integer of a data file may have (a seed of 2**64 has 20).
+MAX_INT_DIGITS = 40
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_TOML_BRACKETS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+                            re.DOTALL)  # fmt: skip
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` as an error message quotes it: its repr, shortened when long."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text if len(text) <= limit else f"{text[: limit - 12]}...({len(text):,} characters)"
+
+
+# --------------------------------------------------------------------------- files
+
+
+def open_input(path: Path | str, what: str = "file") -> int:
+    """A read-only descriptor of the regular file ``path``; InputError for anything else.
+
+    Opened without blocking, so a FIFO (with or without a writer) or a device is refused at
+    once instead of hanging or streaming for ever.  ``what`` names the file's role in errors.
+    """
+    name = os.fspath(path)
+    if "\0" in name:
+        raise InputError(f"{shown(name)}: a file name cannot hold a NUL byte")
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such {what}") from None
+    except IsADirectoryError:
+        raise InputError(f"{name}: is a directory, not a {what}") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot open: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(f"{name}: is a directory, not a {what}")
+        if not stat.S_ISREG(mode):
+            raise InputError(f"{name}: {_kind_of(mode)}, not a {what} (give a regular file)")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, refused when over ``limit`` bytes."""
+    fd = open_input(path, what)
+    try:
+        with os.fdopen(fd, "rb", closefd=True) as stream:
+            data = stream.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"{os.fspath(path)}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
+    return data
+
+
+def read_input_text(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES) -> str:
+    """The UTF-8 text of the regular file ``path`` (see :func:`read_input_bytes`)."""
+    data = read_input_bytes(path, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"{os.fspath(path)}: line {line}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20:,} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit:,} bytes"
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number in strict JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {shown(text)} is out of range")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"the integer {shown(text)} has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _nesting(text: str, pattern: re.Pattern[str]) -> int:
+    """The deepest nesting of brackets in ``text``, strings (and comments) skipped."""
+    depth = deepest = 0
+    for match in pattern.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_nesting(text: str, source: str, pattern: re.Pattern[str], max_nesting: int) -> None:
+    # Counting first keeps the scan off every ordinary file: it can only be too deep with
+    # more opening brackets than the limit.
+    if text.count("[") + text.count("{") > max_nesting and _nesting(text, pattern) > max_nesting:
+        raise InputError(f"{source}: nested more than {max_nesting} levels deep")
+
+
+def loads_json(text: str | bytes, source: str, max_nesting: int = MAX_NESTING) -> Any:
+    """``text`` parsed as strict JSON; InputError naming ``source`` (and the line and column)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    _check_nesting(text, source, _BRACKETS, max_nesting)
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    except ValueError as exc:
+        raise InputError(f"{source}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{source}: nested too deeply") from None
+
+
+def read_json_file(path: Path | str, what: str, limit: int = MAX_DATA_BYTES) -> Any:
+    """The strict JSON of the regular file ``path`` (a ``what``)."""
+    return loads_json(read_input_bytes(path, what, limit), os.fspath(path))
+
+
+def dumps_json(value: Any, **options: Any) -> str:
+    """``value`` as strict JSON (``json.dumps`` with ``allow_nan=False``): a NaN or an infinity
+    is a bug to fix where it was made, never output a strict parser refuses."""
+    return json.dumps(value, allow_nan=False, **options)
+
+
+# --------------------------------------------------------------------------- TOML
+
+
+def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[str, Any]:
+    """``text`` parsed as TOML; InputError naming ``source`` for invalid or too deeply nested text."""
+    import tomllib
+
+    _check_nesting(text, source, _TOML_BRACKETS, max_nesting)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{source}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # e.g. an integer past Python's digit limit
+        raise InputError(f"{source}: not valid TOML: {shown(str(exc), 120)}") from None
+    except RecursionError:
+        raise InputError(f"{source}: nested too deeply") from None
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def whole_number(value: object, what: str, low: int, high: int) -> int:
+    """A whole number in [low, high] (a boolean is not one); InputError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{what}: {shown(value)} is not a whole number")
+    if not low <= value <= high:
+        raise InputError(f"{what}: {shown(value)} is not between {low:,} and {high:,}")
+    return value
+
+
+def finite_number(value: object, what: str, low: float, high: float) -> float:
+    """A finite number in [low, high] (an int or a float; a boolean is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{what}: {shown(value)} is not a number")
+    if isinstance(value, int) and not low <= value <= high:  # before float(): 10**400 overflows it
+        raise InputError(f"{what}: {shown(value)} is not between {low:g} and {high:g}")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise InputError(f"{what}: {shown(value)} is not between {low:g} and {high:g}")
+    return float(value)
+
+
+def parse_whole_number(text: str, what: str, low: int, high: int) -> int:
+    """The whole number written as ``text`` (digits, an optional sign), in [low, high]."""
+    digits = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]+", digits):
+        raise InputError(f"{what}: {shown(text)} is not a whole number")
+    if len(digits.lstrip("+-").lstrip("0")) > max(len(str(abs(low))), len(str(abs(high)))):
+        raise InputError(f"{what}: {shown(text)} is not between {low:,} and {high:,}")
+    return whole_number(int(digits), what, low, high)
