@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from literaki_cli.engine import textdecode
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import read_input_bytes
 
 #: What a source is, as recorded in the lexicon metadata.
 KIND_LABELS = {
@@ -29,6 +30,11 @@ KIND_LABELS = {
     "spelling-dictionary": "spelling dictionary (not the games list)",
     "word-list": "word list",
 }
+
+#: Bytes a source file may have, and its word list once unpacked (sjp-20260201: a 15 MB zip
+#: holding 46 MB of text): larger is not a word list, and a small archive that unpacks to
+#: gigabytes (a "zip bomb") is refused without being unpacked in memory.
+MAX_SOURCE_BYTES = 256 << 20
 
 _GAMES_MEMBERS = ("slowa.txt", "slowa-win.txt")
 _INFLECTION_MEMBERS = ("odm.txt",)
@@ -87,8 +93,11 @@ def _read_zip(path: Path, raw: bytes) -> tuple[bytes, str]:
             info = zf.getinfo(member)
             if info.flag_bits & 0x1:
                 raise InputError(f"{path}: {member} is encrypted; give an unencrypted zip or the text file")
+            if info.file_size > MAX_SOURCE_BYTES:
+                raise _too_large(path, member)
             try:
-                return zf.read(member), member
+                with zf.open(member) as stream:
+                    return _bounded_read(stream, path, member), member
             except NotImplementedError:
                 raise InputError(
                     f"{path}: {member} is compressed with a method this reader lacks "
@@ -111,9 +120,25 @@ def _read_tar(path: Path, raw: bytes) -> tuple[bytes, str]:
             extracted = tf.extractfile(info)
             if extracted is None:
                 raise InputError(f"{path}: {member} is not a regular file")
-            return extracted.read(), member
+            if info.size > MAX_SOURCE_BYTES:
+                raise _too_large(path, member)
+            return _bounded_read(extracted, path, member), member
     except _ARCHIVE_ERRORS as exc:
         raise InputError(f"{path}: damaged tar archive ({exc})") from None
+
+
+def _too_large(path: Path, member: str | None) -> InputError:
+    where = f"{path}:{member}" if member else str(path)
+    return InputError(f"{where}: unpacks to more than {MAX_SOURCE_BYTES >> 20:,} MiB: too large for a word list")
+
+
+def _bounded_read(stream, path: Path, member: str | None) -> bytes:
+    """All of an archive member or a gzip stream, refused past :data:`MAX_SOURCE_BYTES`
+    (read no further than that, whatever the archive claims)."""
+    data = stream.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise _too_large(path, member)
+    return data
 
 
 def _unpack(path: Path, raw: bytes) -> tuple[bytes, str | None]:
@@ -122,7 +147,8 @@ def _unpack(path: Path, raw: bytes) -> tuple[bytes, str | None]:
         return _read_zip(path, raw)
     if raw.startswith(b"\x1f\x8b"):
         try:
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+                raw = _bounded_read(stream, path, None)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"{path}: damaged gzip file ({exc})") from None
     if len(raw) > 262 and raw[257:262] == b"ustar":
@@ -145,14 +171,7 @@ def _detect_kind(member: str | None, lines: list[str], path: Path) -> str:
 def read_source(path: Path, kind: str | None = None) -> Source:
     """Read and decode ``path``; ``kind`` (a key of :data:`KIND_LABELS`) overrides detection."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a word list") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+    raw = read_input_bytes(path, "word list", MAX_SOURCE_BYTES)  # a FIFO or /dev/zero is refused at once
     sha256 = hashlib.sha256(raw).hexdigest()
     data, member = _unpack(path, raw)
     if b"\0" in data[:65536]:

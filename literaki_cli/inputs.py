@@ -60,7 +60,7 @@ def open_input(path: Path | str, what: str = "file") -> int:
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(f"{name}: no such {what}") from None
+        raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, not a {what}") from None
     except OSError as exc:
@@ -162,13 +162,40 @@ def loads_json(text: str | bytes, source: str, max_nesting: int = MAX_NESTING) -
             raise InputError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     _check_nesting(text, source, _BRACKETS, max_nesting)
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
     except ValueError as exc:
         raise InputError(f"{source}: not valid JSON: {exc}") from None
     except RecursionError:
         raise InputError(f"{source}: nested too deeply") from None
+    # An escaped high or low surrogate without its pair decodes to a lone surrogate: not text,
+    # and no output can write it.
+    if _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate(value)) is not None:
+        escaped = bad.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise InputError(f"{source}: the string {shown(escaped)} holds a lone surrogate: not text")
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string in ``value`` (walked without recursion) that is not valid Unicode text."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return item
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return None
 
 
 def read_json_file(path: Path | str, what: str, limit: int = MAX_DATA_BYTES) -> Any:

@@ -142,7 +142,7 @@ def test_rules_file_loading(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(literaki_text().replace("bingo_bonus = 50", "bingo_bonus = 60"), encoding="utf-8")
     assert load_variant(rules_file=path).bingo_bonus == 60
-    with pytest.raises(InputError, match="no such rules file"):
+    with pytest.raises(InputError, match="no such file"):
         load_variant(rules_file=tmp_path / "missing.toml")
     with pytest.raises(InputError, match="unknown variant"):
         load_variant("nope")

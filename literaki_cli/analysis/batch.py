@@ -17,13 +17,13 @@ input's ``line`` number and ``id`` first.  docs/batch.md is the reference for sc
 
 from __future__ import annotations
 
-import json
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.inputs import dumps_json, loads_json
 
 #: The longest input line taken (a position with its request is well under 10 kB).
 MAX_LINE_BYTES = 1 << 20
@@ -122,9 +122,10 @@ def _line_text(number: int, raw: bytes | None) -> str:
 def _json_object(text: str) -> dict[str, Any]:
     """A JSON input line, which must be an object."""
     try:
-        obj = json.loads(text)
-    except ValueError as exc:
-        raise InputError(f"not a JSON object: {exc}") from None
+        obj = loads_json(text, "line")
+    except InputError as exc:
+        why = str(exc).removeprefix("line: ")
+        raise InputError(why if why.startswith("not valid JSON") else f"not a JSON object: {why}") from None
     if not isinstance(obj, dict):
         raise InputError("not a JSON object")
     return obj
@@ -144,7 +145,7 @@ def _text_field(obj: dict[str, Any], key: str, required: bool = False) -> str | 
             raise InputError(f"no {key!r}")
         return None
     if not isinstance(value, str):
-        raise InputError(f"{key!r} must be a string, not {json.dumps(value, ensure_ascii=False)[:40]}")
+        raise InputError(f"{key!r} must be a string, not {dumps_json(value, ensure_ascii=False)[:40]}")
     return value
 
 
@@ -152,7 +153,7 @@ def _position_text(obj: dict[str, Any]) -> str:
     """The ``position`` of a JSON line: CGP or board text (a string), or a JSON position."""
     value = obj.get("position")
     if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)
+        return dumps_json(value, ensure_ascii=False)
     text = _text_field(obj, "position", required=True)
     if not text.strip():
         raise InputError("'position' is empty")
@@ -187,7 +188,7 @@ def _record_line(number: int, ident: Any, record: dict[str, Any], warnings: list
     out = {"line": number, "id": ident, **record}
     if warnings:
         out["warnings"] = warnings
-    return json.dumps(out, ensure_ascii=False) + "\n"
+    return dumps_json(out, ensure_ascii=False) + "\n"
 
 
 def _error_answer(number: int, ident: Any, exc: BaseException) -> LineAnswer:
@@ -195,7 +196,7 @@ def _error_answer(number: int, ident: Any, exc: BaseException) -> LineAnswer:
         message, status = str(exc), INTERNAL if exc.exit_code == 3 else FAILED
     else:
         message, status = f"internal error: {type(exc).__name__}: {exc} (a bug: please report it)", INTERNAL
-    text = json.dumps({"line": number, "id": ident, "error": message}, ensure_ascii=False) + "\n"
+    text = dumps_json({"line": number, "id": ident, "error": message}, ensure_ascii=False) + "\n"
     return LineAnswer(text, status, number, message)
 
 
@@ -267,17 +268,17 @@ def _solve_overrides(obj: dict[str, Any], request):
     top = obj.get("top")
     if top is not None:
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise InputError(f"'top' must be a whole number of at least 1, not {json.dumps(top)[:40]}")
+            raise InputError(f"'top' must be a whole number of at least 1, not {dumps_json(top)[:40]}")
         changes["top"] = top
     show_all = obj.get("all")
     if show_all is not None:
         if not isinstance(show_all, bool):
-            raise InputError(f"'all' must be true or false, not {json.dumps(show_all)[:40]}")
+            raise InputError(f"'all' must be true or false, not {dumps_json(show_all)[:40]}")
         changes["show_all"] = show_all
     by = obj.get("by")
     if by is not None:
         if by not in RANKINGS:
-            raise InputError(f"'by' must be {' or '.join(map(repr, RANKINGS))}, not {json.dumps(by)[:40]}")
+            raise InputError(f"'by' must be {' or '.join(map(repr, RANKINGS))}, not {dumps_json(by)[:40]}")
         changes["by"] = by
     return replace(request, **changes) if changes else request
 

@@ -8,13 +8,13 @@ normal-approximation 95 % intervals (1.96 standard errors).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 
 from literaki_cli.analysis.stats import mean_ci, p_value, wilson
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json
 
 
 def interval_text(bounds: list[float | None], scale: float = 1.0) -> str:
@@ -27,7 +27,7 @@ def interval_text(bounds: list[float | None], scale: float = 1.0) -> str:
 
 def report_json(report: dict) -> str:
     """The report as strict JSON (no NaN or Infinity: a value without meaning is null)."""
-    return json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False)
+    return dumps_json(report, ensure_ascii=False, indent=2)
 
 
 def load_run(out_dir: Path) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json
 
 TURN_COLUMNS = ["playerID", "gameID", "turn", "rack", "play", "score", "totalscore", "tilesplayed", "leave",
                 "equity", "tilesremaining", "oppscore"]  # fmt: skip
@@ -632,7 +633,7 @@ def open_run(
                 config = resumed_config(out_dir, given or {})
                 check_run_config(config)
             else:
-                record = json.dumps(asdict(config), indent=2) + "\n"
+                record = dumps_json(asdict(config), indent=2) + "\n"
                 try:
                     _atomic_write(out_dir / RUN_FILE, partial(Path.write_text, data=record, encoding="utf-8"))
                 except OSError as exc:

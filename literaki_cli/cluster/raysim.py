@@ -29,6 +29,7 @@ from typing import Any
 
 from literaki_cli.analysis.simulate import GameOutput, RunConfig, _setup, play_one
 from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.inputs import shown
 
 INSTALL_HINT = "pip install 'literaki[cluster]'"
 #: The run settings that name files the actors must read.
@@ -59,8 +60,21 @@ def import_ray():
 
 def check_address(address: str) -> str:
     """``address`` if it is ``auto``, ``host:port`` or ``ray://host:port``; InputError otherwise."""
-    if address != "auto" and not _ADDRESS.fullmatch(address):
-        raise InputError(f"--ray {address!r}: give auto, HOST:PORT (a cluster's head) or ray://HOST:PORT (Ray Client)")
+    if address == "auto":
+        return address
+    if not _ADDRESS.fullmatch(address):
+        raise InputError(f"--ray {shown(address, 80)}: give auto, HOST:PORT (a cluster's head) or ray://HOST:PORT "
+                         "(Ray Client)")  # fmt: skip
+    host, port = address.removeprefix("ray://").rsplit(":", 1)
+    try:
+        labels = host.encode("idna").split(b".")  # what the resolver would be asked (IDNA for non-ASCII)
+    except UnicodeError:
+        labels = [b""]
+    if len(host) > 253 or not all(0 < len(label) <= 63 for label in labels):
+        raise InputError(f"--ray {shown(address, 80)}: {shown(host, 60)} is not a host name (labels of 1 to 63 "
+                         "letters, digits or hyphens, joined by dots)")  # fmt: skip
+    if not 0 < int(port) <= 65535:
+        raise InputError(f"--ray {shown(address, 80)}: port {port} is not between 1 and 65535")
     return address
 
 

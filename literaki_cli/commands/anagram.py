@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from literaki_cli.commands.common import JsonOption, LexiconOption, app, output_console
+from literaki_cli.inputs import dumps_json
 
 ANAGRAM_EPILOG = """\b
 Examples:
@@ -50,7 +50,7 @@ def anagram_command(
         lex = Lexicon.open(lexicon)
         found = rack_answer(rack, lex.popular if popular else lex.words, min_len)
         if json_out:
-            typer.echo(json.dumps(found.as_dict(), ensure_ascii=False))
+            typer.echo(dumps_json(found.as_dict(), ensure_ascii=False))
             return
         if not found.groups:
             typer.echo(f"no word can be made from {rack.upper()}")
@@ -63,7 +63,7 @@ def anagram_command(
     lex = Lexicon.open(lexicon)
     answer = query.answer(lex.popular if popular else lex.words, min_len, top)
     if json_out:
-        typer.echo(json.dumps(answer.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(answer.as_dict(), ensure_ascii=False))
         return
     _print_grid(answer)
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, LexiconOption, Output, app, colour_enabled
+from literaki_cli.inputs import dumps_json
 
 
 @app.command(
@@ -84,7 +84,7 @@ def check_word_command(
             new = marker.new_flags([v.normalized for v in shown], [v.valid for v in shown])
             for v, is_new in zip(shown, new, strict=True):
                 if json_out:
-                    out.write(json.dumps(v.as_dict() | {"new_since": is_new}, ensure_ascii=False) + "\n")
+                    out.write(dumps_json(v.as_dict() | {"new_since": is_new}, ensure_ascii=False) + "\n")
                 else:
                     out.write(_verdict_line(v, colour).rstrip("\n") + (f"\t{marker.note}\n" if is_new else "\n"))
         elif finder is not None:
@@ -92,7 +92,7 @@ def check_word_command(
             for v, (_, ext) in zip(shown, found, strict=True):
                 if json_out:
                     record = v.as_dict() | {"extensions": ext.as_dict()}
-                    out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    out.write(dumps_json(record, ensure_ascii=False) + "\n")
                 else:
                     out.write(_verdict_line(v, colour) + _extensions_text(ext))
         elif json_out:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,7 @@ from literaki_cli.commands.common import (
     app,
     output_console,
 )
+from literaki_cli.inputs import dumps_json
 
 BUILD_EPILOG = """\b
 Examples:
@@ -108,7 +108,7 @@ def build_lexicon_command(
             raise
     if json_out:
         typer.echo(
-            json.dumps(
+            dumps_json(
                 {
                     "output": str(report.output),
                     "file_size": report.file_size,
@@ -121,7 +121,6 @@ def build_lexicon_command(
                 },
                 ensure_ascii=False,
                 indent=2,
-                allow_nan=False,
             )
         )
         return
@@ -223,7 +222,7 @@ def lexicon_info_command(lexicon: LexiconOption = None, json_out: JsonOption = F
     info["file_size"] = lex.path.stat().st_size
     info["source"] = dict(info["source"]) | {"date": lexicon_source_date(lex.meta)}
     if json_out:
-        typer.echo(json.dumps(info, ensure_ascii=False, indent=2, allow_nan=False))
+        typer.echo(dumps_json(info, ensure_ascii=False, indent=2))
         return
     src = info["source"]
     rows = [
@@ -294,7 +293,7 @@ def lexicon_diff_command(
     changed = bool(diff.added or diff.removed)
     if count:
         if json_out:
-            out.write(json.dumps(summary, ensure_ascii=False) + "\n")
+            out.write(dumps_json(summary, ensure_ascii=False) + "\n")
         else:
             shown = [("added", len(diff.added)), ("removed", len(diff.removed))]
             out.write("".join(f"{name}\t{n}\n" for name, n in shown if only in (None, name)))
@@ -303,7 +302,7 @@ def lexicon_diff_command(
     for start in range(0, len(changes), 65536):
         part = changes[start : start + 65536]
         if json_out:
-            out.write("".join(json.dumps({"word": w, "change": c}, ensure_ascii=False) + "\n" for w, c in part))
+            out.write("".join(dumps_json({"word": w, "change": c}, ensure_ascii=False) + "\n" for w, c in part))
         elif only:
             out.write("".join(f"{w}\n" for w, _ in part))
         else:

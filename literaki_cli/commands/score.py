@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -29,6 +28,7 @@ from literaki_cli.commands.position import (
     print_warnings,
 )
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json
 
 SHOW_EPILOG = """\b
 Examples:
@@ -135,7 +135,7 @@ def score_command(
     scored = score_move(pos, text, the_rack, lambda: Lexicon.open(lexicon), lenient)
     if isinstance(scored, TurnScore):
         if json_out:
-            typer.echo(json.dumps(scored.as_dict(), ensure_ascii=False))
+            typer.echo(dumps_json(scored.as_dict(), ensure_ascii=False))
         else:
             typer.echo(f"{scored.kind}: 0 points" + ("" if scored.valid else " — " + "; ".join(scored.problems)))
         raise typer.Exit(EXIT_OK if scored.valid else EXIT_NEGATIVE)
@@ -146,7 +146,7 @@ def score_command(
         write_board_image(image, scored.board_after, pos.variant, scored.new_squares,
                           title=f"{scored.move.text}: {scored.result.total}")  # fmt: skip
     if json_out:
-        typer.echo(json.dumps(scored.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(scored.as_dict(), ensure_ascii=False))
     else:
         _print_move_score(scored, pos.variant)
     raise typer.Exit(EXIT_OK if scored.valid else EXIT_NEGATIVE)

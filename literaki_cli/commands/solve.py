@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -37,6 +36,7 @@ from literaki_cli.commands.simoptions import (
     refuse_without_sim,
 )
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json
 from literaki_cli.montecarlo.settings import SimSettings
 
 SOLVE_EPILOG = (
@@ -218,7 +218,7 @@ def solve_command(
         write_board_image(image, pos.board.with_tiles(best.tiles), pos.variant, {(t.row, t.col) for t in best.tiles},
                           title=f"{best.coord} {best.display}: {best.score}")  # fmt: skip
     if json_out:
-        typer.echo(json.dumps(solve_record(result, the_rack), ensure_ascii=False))
+        typer.echo(dumps_json(solve_record(result, the_rack), ensure_ascii=False))
         return
     _print_solutions(result, the_rack, pos.variant.bingo_bonus)
 
@@ -239,7 +239,6 @@ def _solve_batch(source: str | None, request, workers: int, lexicon: Path | None
     from literaki_cli.analysis.batch import PositionReader, SolveLines
     from literaki_cli.analysis.solve import PositionSolver
     from literaki_cli.engine.lexicon import Lexicon
-
     from literaki_cli.equity.leaves import open_leaves
 
     forced = _forced_variant(variant, rules)
@@ -378,7 +377,7 @@ def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: b
     with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
         result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)
     if json_out:
-        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(result.as_dict(), ensure_ascii=False))
     else:
         _print_sim(result, rack)
     if result.interrupted:
@@ -432,7 +431,7 @@ def _solve_endgame(position, racks: tuple[str, str], passes: int, lexicon, depth
     solver = EndgameSolver(lexicon, position.variant)
     result = solver.solve(position.board, racks, passes, depth=depth, seconds=seconds, keep=keep)
     if json_out:
-        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(result.as_dict(), ensure_ascii=False))
     else:
         _print_endgame(result, racks, passes)
     if result.interrupted:

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from literaki_cli.errors import LexiconError
+from literaki_cli.inputs import dumps_json
 
 try:
     import fcntl
@@ -182,7 +183,7 @@ def write_container(path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarr
                 "crc32": zlib.crc32(arr.data),
             }
             offset = _aligned(offset + arr.nbytes)
-        header = json.dumps(
+        header = dumps_json(
             {"meta": meta, "arrays": table}, ensure_ascii=False, sort_keys=True, allow_nan=False
         ).encode()
         if len(header) == header_len:

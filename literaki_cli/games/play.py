@@ -36,6 +36,7 @@ from literaki_cli.errors import InputError, LiterakiError
 from literaki_cli.games.bag import full_bag
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game, Turn
 from literaki_cli.games.players import Level, load_levels, make_players
+from literaki_cli.inputs import dumps_json
 
 LANGUAGES = ("pl", "en")
 DEFAULT_LANGUAGE = "pl"
@@ -559,7 +560,7 @@ class PlaySession:
                  "racks": game.racks, "exchanges_left": game.exchanges_left, "current": game.current,
                  "first": game.first, "game_id": game.game_id, "passes_in_row": game.passes_in_row}  # fmt: skip
         text = game_to_gcg(game, self.lexicon.meta["source"]["file"].removesuffix(".zip"))
-        text = text.replace("\n", f"\n{STATE_PRAGMA}{json.dumps(state, ensure_ascii=False)}\n", 1)
+        text = text.replace("\n", f"\n{STATE_PRAGMA}{dumps_json(state, ensure_ascii=False)}\n", 1)
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:

@@ -150,7 +150,7 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
         raise InputError(f"{where}: key 'keep' must be lower-case Polish letters, not {keep!r}")
     leaves = _text(spec, "leaves", where, DEFAULT_LEAVES)
     if leaves not in (NO_LEAVES, DEFAULT_LEAVES):
-        if not leaves.strip():
+        if not leaves.strip() or "\0" in leaves:
             raise InputError(f'{where}: key \'leaves\' must be "none", "default" or a leave file\'s path')
         leaves = str((base / Path(leaves).expanduser()).resolve())
     return Level(

@@ -24,6 +24,7 @@ from literaki_cli.engine.coords import COLUMN_LETTERS
 from literaki_cli.engine.position import Position, normalize_rack
 from literaki_cli.engine.variant import Variant, load_variant
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json
 
 FORMATS = ("text", "cgp", "json")
 _EMPTY_CELLS = frozenset(".-_·")
@@ -379,7 +380,7 @@ def load_position(arg: str, variant: Variant | None = None, fmt: str | None = No
 
 def write_position(position: Position, fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(position_to_json(position), ensure_ascii=False, indent=2) + "\n"
+        return dumps_json(position_to_json(position), ensure_ascii=False, indent=2) + "\n"
     if fmt == "cgp":
         return write_cgp(position) + "\n"
     if fmt == "text":

@@ -28,7 +28,6 @@ Refit: ``python -m literaki_cli.montecarlo.winmodel RUN_DIR... --out FILE``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
 import sys
@@ -41,6 +40,7 @@ import numpy as np
 
 from literaki_cli.datafiles import board_run_settings, chosen_file, scan_run_table
 from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.inputs import dumps_json, read_json_file, shown
 
 FORMAT = "literaki-win-model"
 FORMAT_VERSION = 1
@@ -63,6 +63,8 @@ _PLAIN_BAGS = frozenset({int, np.int64, np.int32})
 _PLAIN_SPREADS = frozenset({int, float, np.int64, np.float64})
 _NUMBER_LIST = re.compile(r"\[\s*(-?[\d.eE+-]+(?:,\s*-?[\d.eE+-]+)*)\s*\]")
 _CURVES = ("intercept", "slope", "tail_weight", "tail_intercept", "tail_slope")
+#: The largest magnitude of a curve's number (fitted ones stay within a few units).
+CURVE_BOUND = 1e6
 
 
 def _logistic(z):
@@ -146,7 +148,7 @@ class WinModel:
         for name in _CURVES:
             document[name] = [float(f"{v:.9g}") for v in getattr(self, name)]
         document["meta"] = self.meta
-        text = json.dumps(document, ensure_ascii=False, indent=1)
+        text = dumps_json(document, ensure_ascii=False, indent=1)
         # A list of numbers on one line: the file stays a few KB and readable.
         text = _NUMBER_LIST.sub(lambda m: "[" + " ".join(m[1].split()) + "]", text)
         Path(path).write_text(text + "\n", encoding="utf-8")
@@ -162,20 +164,15 @@ def _bad(path: Path, why: str) -> InputError:
 def load_win_model(path: Path | str) -> WinModel:
     """Read and check a win-model file; InputError naming the file and the fault otherwise."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such win-model file")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise _bad(path, "not UTF-8 text") from None
-    except ValueError as e:
-        raise _bad(path, f"not JSON: {e}") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the win-model file ({e.strerror or e})") from None
+        document = read_json_file(path, "win-model file")
+    except InputError as exc:
+        raise _bad(path, str(exc).removeprefix(f"{path}: ")) if path.is_file() else exc from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise _bad(path, f"format is not {FORMAT!r}")
     if document.get("version") != FORMAT_VERSION:
-        raise _bad(path, f"format version {document.get('version')!r}; this literaki reads version {FORMAT_VERSION}")
+        raise _bad(path, f"format version {shown(document.get('version'))}; this literaki reads version "
+                         f"{FORMAT_VERSION}")  # fmt: skip
     arrays = {}
     for name in _CURVES:
         values = document.get(name)
@@ -185,9 +182,9 @@ def load_win_model(path: Path | str) -> WinModel:
             raise _bad(path, f"{name!r} must be a non-empty list of numbers")
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             raise _bad(path, f"{name!r} must hold numbers only")
+        if not all(-CURVE_BOUND <= v <= CURVE_BOUND for v in values):  # also before float(): 10**400 overflows it
+            raise _bad(path, f"{name!r} must hold numbers between {-CURVE_BOUND:g} and {CURVE_BOUND:g}")
         arrays[name] = np.array(values, dtype=np.float64)
-        if not np.all(np.isfinite(arrays[name])):
-            raise _bad(path, f"{name!r} must hold finite numbers")
         if arrays[name].shape != arrays["intercept"].shape:
             expected = len(arrays["intercept"])
             raise _bad(path, f"{name!r} has {len(values)} entries, 'intercept' {expected}: one per bag size each")

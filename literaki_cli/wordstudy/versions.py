@@ -10,6 +10,7 @@ compared by one merge of their words in graph order (compiled); anything else by
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -21,6 +22,7 @@ from literaki_cli.engine import alphabet, wordgraph
 from literaki_cli.engine.lexicon import Lexicon, WordSet
 from literaki_cli.engine.wordrules import WordRules
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import open_input
 from literaki_cli.wordstudy import collation
 from literaki_cli.wordstudy.packed import PackedWords
 from literaki_cli.wordstudy.packed import diff as packed_diff
@@ -50,14 +52,18 @@ def lexicon_source_date(meta: dict) -> str | None:
 
 
 def is_lexicon_file(path: Path) -> bool:
-    """Whether ``path`` starts like a literaki lexicon file (else it is read as a word-list source)."""
+    """Whether ``path`` starts like a literaki lexicon file (else it is read as a word-list
+    source).  InputError for what is neither: no such file, a directory, a FIFO or a device
+    (refused at once, never read: a FIFO would hang, ``/dev/zero`` would never end)."""
     from literaki_cli.engine.lexfile import MAGIC
 
+    fd = open_input(path, "lexicon or word list")
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(MAGIC)) == MAGIC
-    except OSError:
-        return False
+        return os.read(fd, len(MAGIC)) == MAGIC
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -153,10 +159,6 @@ def playable_words(entries: list[str], rules: WordRules) -> set[str]:
 def open_version(path: Path, rules: WordRules | None = None, popular: bool = False) -> WordList:
     """A lexicon file, or a source filtered by ``rules`` (required then)."""
     path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory, not a lexicon or a word list")
     if is_lexicon_file(path):
         return open_lexicon_version(path, popular)
     if popular:
@@ -169,18 +171,9 @@ def open_version(path: Path, rules: WordRules | None = None, popular: bool = Fal
 def open_versions(old: Path, new: Path, fallback_rules: WordRules, popular: bool = False) -> tuple[WordList, WordList]:
     """OLD and NEW: a source is filtered by the rules of the lexicon on the other side when there
     is one (so both hold comparable words), else by ``fallback_rules`` (the variant's)."""
-    lexicons = {p: open_lexicon_version(p, popular) for p in (Path(old), Path(new)) if _is_lexicon(p)}
+    lexicons = {p: open_lexicon_version(p, popular) for p in (Path(old), Path(new)) if is_lexicon_file(p)}
     rules = next((v.rules for v in reversed(lexicons.values())), None) or fallback_rules
     return tuple(lexicons.get(Path(p)) or open_version(p, rules, popular) for p in (old, new))  # type: ignore[return-value]
-
-
-def _is_lexicon(path: Path) -> bool:
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory, not a lexicon or a word list")
-    return is_lexicon_file(path)
 
 
 @dataclass
