@@ -89,6 +89,9 @@ def _kind_of(mode: int) -> str:
 def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES) -> bytes:
     """The bytes of the regular file ``path``, refused when over ``limit`` bytes."""
     fd = open_input(path, what)
+    if os.fstat(fd).st_size > limit:  # refused unread (a file may still grow: the read is capped too)
+        os.close(fd)
+        raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
     try:
         with os.fdopen(fd, "rb", closefd=True) as stream:
             data = stream.read(limit + 1)
@@ -206,7 +209,7 @@ def read_json_file(path: Path | str, what: str, limit: int = MAX_DATA_BYTES) -> 
 def dumps_json(value: Any, **options: Any) -> str:
     """``value`` as strict JSON (``json.dumps`` with ``allow_nan=False``): a NaN or an infinity
     is a bug to fix where it was made, never output a strict parser refuses."""
-    return json.dumps(value, allow_nan=False, **options)
+    return json.dumps(value, **{**options, "allow_nan": False})
 
 
 # --------------------------------------------------------------------------- TOML
@@ -221,8 +224,9 @@ def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[s
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{source}: not valid TOML: {exc}") from None
-    except ValueError as exc:  # e.g. an integer past Python's digit limit
-        raise InputError(f"{source}: not valid TOML: {shown(str(exc), 120)}") from None
+    except ValueError as exc:  # an integer past Python's digit limit (4,300)
+        why = "an integer of thousands of digits" if "digits" in str(exc) else shown(str(exc), 120)
+        raise InputError(f"{source}: not valid TOML: {why}") from None
     except RecursionError:
         raise InputError(f"{source}: nested too deeply") from None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import io
+import math
 import os
 import re
 import sys
@@ -163,6 +164,10 @@ _readable_help_types()
 _TYPER_WAY = object()
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+#: The range of every whole-number option that states no range of its own: what a 64-bit
+#: integer holds, so that no value reaches the compiled kernels (or NumPy) as an overflow.
+OPTION_INT_RANGE = (-(2**63) + 1, 2**63 - 1)
 
 
 def _plain_converter(descriptor):
@@ -201,17 +206,31 @@ def _plain_converter(descriptor):
     if annotation is int:
 
         def convert_int(value, param, ctx):
-            if type(value) is int:
-                return in_range(value)
-            return in_range(int(value)) if isinstance(value, str) and _INTEGER.fullmatch(value) else _TYPER_WAY
+            number = value
+            if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+                digits = value.strip().lstrip("+-").lstrip("0")
+                number = int(value) if len(digits) <= 19 else None  # int() refuses 4,300 digits
+            elif type(value) is not int:
+                return _TYPER_WAY
+            if number is None or not OPTION_INT_RANGE[0] <= number <= OPTION_INT_RANGE[1]:
+                raise _bad_number(param, ctx, value, "is out of range (a 64-bit whole number)")
+            return in_range(number)
 
         return convert_int
     if annotation is float:
 
         def convert_float(value, param, ctx):
+            if isinstance(value, str) and _NOT_FINITE.fullmatch(value.strip()):
+                raise _bad_number(param, ctx, value, "is not a finite number")
             if type(value) in (int, float):
-                return in_range(float(value))
-            return in_range(float(value)) if isinstance(value, str) and _DECIMAL.fullmatch(value) else _TYPER_WAY
+                number = float(value)
+            elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+                number = float(value)
+            else:
+                return _TYPER_WAY
+            if not math.isfinite(number):
+                raise _bad_number(param, ctx, value, "is out of range (a finite number)")
+            return in_range(number)
 
         return convert_float
     if annotation is Path and getattr(info, "path_type", None) in (None, Path):
@@ -224,6 +243,18 @@ def _plain_converter(descriptor):
 
         return convert_path
     return None
+
+
+def _bad_number(param, ctx, value, why: str) -> Exception:
+    """The usage error (exit 2) of a number option's value, shown as click shows its own."""
+    try:
+        from typer._click.exceptions import BadParameter  # newer Typer carries its own click
+    except ImportError:  # pragma: no cover - older Typer
+        from click import BadParameter
+
+    from literaki_cli.inputs import shown
+
+    return BadParameter(f"{shown(str(value))} {why}", ctx=ctx, param=param)
 
 
 def _plain_parameter_coercion() -> None:
