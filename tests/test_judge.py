@@ -57,6 +57,21 @@ def test_log_lines(judge, tmp_path):
         JudgeLog(tmp_path)
 
 
+def test_a_log_fifo_nobody_reads_is_refused_and_one_with_a_reader_written(judge, tmp_path):
+    fifo = tmp_path / "judge.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="judge.fifo: cannot write the judge log: a pipe that nothing reads"):
+        JudgeLog(fifo)  # at once: a blocking open would hang the judge before its screen
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        log = JudgeLog(fifo)
+        log.write(judge.judge("kot", now=datetime.fromisoformat("2026-02-01T12:00:03+01:00")))
+        assert os.read(reader, 1000) == b"2026-02-01T12:00:03+01:00\tVALID\tkot\t-\n"
+        log.close()
+    finally:
+        os.close(reader)
+
+
 def test_big_letters():
     lines = bigtext.render("INVALID")
     assert len(lines) == 5 and len({len(line) for line in lines}) == 1 and set("".join(lines)) == {"█", " "}

@@ -10,6 +10,7 @@ flushed as it is written, so a crash loses nothing.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass
@@ -85,8 +86,14 @@ class JudgeLog:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a directory")
-            self._stream: TextIO = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - held open for the session
+            # Without blocking: a FIFO that nobody reads is refused (ENXIO) instead of hanging the
+            # judge before its screen; one with a reader, a device or a file is written as usual.
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+            os.set_blocking(fd, True)
+            self._stream: TextIO = os.fdopen(fd, "a", encoding="utf-8")  # held open for the session
         except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise InputError(f"{path}: cannot write the judge log: a pipe that nothing reads") from None
             raise InputError(f"{path}: cannot write the judge log: {exc.strerror or exc}") from None
 
     def write(self, judgement: Judgement) -> None:
