@@ -173,6 +173,6 @@ def write_board_image(path: Path, board: Board, variant: Variant, highlight=froz
     try:
         fig.savefig(path, format=fmt, bbox_inches="tight", dpi=150)
     except OSError as exc:
-        raise InputError(f"{path}: cannot write image: {exc.strerror}") from None
+        raise InputError(f"{path}: cannot write image: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)
