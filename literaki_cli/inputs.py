@@ -38,11 +38,14 @@ _TOML_BRACKETS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]
                             re.DOTALL)  # fmt: skip
 
 
-def shown(value: object, limit: int = 40) -> str:
-    """``value`` as an error message quotes it: its repr, shortened when long."""
-    text = value if isinstance(value, str) else repr(value)
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text if len(text) <= limit else f"{text[: limit - 12]}...({len(text):,} characters)"
+def shown(value: object, limit: int = 40, quote: bool = True) -> str:
+    """``value`` as an error message quotes it, on one line and shortened when long: its repr
+    (``quote=False``: a string as it is, its control characters escaped)."""
+    text = repr(value) if quote or not isinstance(value, str) else value
+    cut = text if len(text) <= limit else text[: limit - 12]
+    cut = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in cut)
+    cut = cut.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates
+    return cut if len(text) <= limit else f"{cut}...({len(text):,} characters)"
 
 
 # --------------------------------------------------------------------------- files
@@ -126,13 +129,13 @@ def _reject_constant(name: str) -> float:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"the number {shown(text)} is out of range")
+        raise ValueError(f"the number {shown(text, quote=False)} is out of range")
     return value
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"the integer {shown(text)} has more than {MAX_INT_DIGITS} digits")
+        raise ValueError(f"the integer {shown(text, quote=False)} has more than {MAX_INT_DIGITS} digits")
     return int(text)
 
 
@@ -176,7 +179,7 @@ def loads_json(text: str | bytes, source: str, max_nesting: int = MAX_NESTING) -
     # and no output can write it.
     if _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate(value)) is not None:
         escaped = bad.encode("utf-8", "backslashreplace").decode("utf-8")
-        raise InputError(f"{source}: the string {shown(escaped)} holds a lone surrogate: not text")
+        raise InputError(f"{source}: the string {shown(escaped, quote=False)} holds a lone surrogate: not text")
     return value
 
 
@@ -225,7 +228,7 @@ def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[s
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{source}: not valid TOML: {exc}") from None
     except ValueError as exc:  # an integer past Python's digit limit (4,300)
-        why = "an integer of thousands of digits" if "digits" in str(exc) else shown(str(exc), 120)
+        why = "an integer of thousands of digits" if "digits" in str(exc) else shown(str(exc), 120, quote=False)
         raise InputError(f"{source}: not valid TOML: {why}") from None
     except RecursionError:
         raise InputError(f"{source}: nested too deeply") from None
@@ -260,5 +263,5 @@ def parse_whole_number(text: str, what: str, low: int, high: int) -> int:
     if not re.fullmatch(r"[+-]?[0-9]+", digits):
         raise InputError(f"{what}: {shown(text)} is not a whole number")
     if len(digits.lstrip("+-").lstrip("0")) > max(len(str(abs(low))), len(str(abs(high)))):
-        raise InputError(f"{what}: {shown(text)} is not between {low:,} and {high:,}")
+        raise InputError(f"{what}: {shown(text.strip(), quote=False)} is not between {low:,} and {high:,}")
     return whole_number(int(digits), what, low, high)

@@ -287,6 +287,10 @@ FILE_SURFACES = [
     ("check-word --since", lambda f, lex, d: ["check-word", "--since", f, "kot", "-l", lex], None, {}),
     ("build-lexicon", lambda f, lex, d: ["build-lexicon", f, "-o", f"{d}/out.lexicon"], None, {}),
     ("anagram --rules", lambda f, lex, d: ["anagram", GRID, "--rules", f, "-l", lex], None, {"deep": DEEP_TOML}),
+    ("leaves train --levels", lambda f, lex, d: ["leaves", "train", "--generations", "1", "--levels", f, "--out",
+                                                 f"{d}/out.leaves"], None, {"deep": DEEP_TOML}),
+    ("leaves train --leaves", lambda f, lex, d: ["leaves", "train", "--generations", "1", "--leaves", f, "--out",
+                                                 f"{d}/out.leaves"], None, {}),
     ("leaves show --leaves", lambda f, lex, d: ["leaves", "show", "--leaves", f, "ko"], None, {}),
     ("analyze", lambda f, lex, d: ["analyze", f, "-l", lex], None, {}),
     ("--lexicon", lambda f, lex, d: ["check-word", "kot", "-l", f], None, {}),
@@ -311,7 +315,7 @@ def test_every_file_surface_refuses_hostile_files_in_one_line(tmp_path, capsys, 
     assert len(lines) == 1 and lines[0].startswith("literaki: error: "), err
     assert path.name in lines[0], err
     assert "Traceback" not in err and "internal error" not in err
-    assert not (tmp_path / "o").exists() and not (tmp_path / "out.lexicon").exists()
+    assert not {p.name for p in tmp_path.iterdir()} & {"o", "out.lexicon", "out.leaves", "out.leaves.runs"}
 
 
 def test_a_zip_bomb_of_a_word_list_is_refused_unpacked(tmp_path, capsys):

@@ -10,13 +10,30 @@ generation whose leave file exists is skipped, a run folder with some games is r
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from literaki_cli.analysis.simulate import GameOutput, GameRunner, RunConfig, RunResult, game_kind, open_run
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import read_input_bytes, whole_number
+
+#: Bounds of the numbers of a plan: more generations or games than anyone would wait for are a typo.
+MAX_GENERATIONS = 1000
+MAX_GAMES = 10**9
+MAX_WORKERS = 10_000
+#: Seeds are any whole numbers a 64-bit integer holds (each generation adds one).
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1 - MAX_GENERATIONS
+
+
+def check_generation_options(generations: object, games: object, seed: object, workers: object = None) -> None:
+    """The numbers of ``leaves train --generations`` checked before anything is played
+    (InputError naming the option)."""
+    whole_number(generations, "--generations", 1, MAX_GENERATIONS)
+    whole_number(games, "--games", 1, MAX_GAMES)
+    whole_number(seed, "--seed", MIN_SEED, MAX_SEED)
+    if workers is not None:
+        whole_number(workers, "--workers", 1, MAX_WORKERS)
 
 
 @dataclass
@@ -79,8 +96,7 @@ def train_generations(
     (a progress bar).  Stops at the first interrupted run (its finished games are kept)."""
     from literaki_cli.equity.train import train
 
-    if plan.generations < 1 or plan.games < 1:
-        raise InputError("--generations and --games must be at least 1")
+    check_generation_options(plan.generations, plan.games, plan.seed)
     variant = game_kind("literaki").load_rules(plan.run_config(1))  # the variant every generation plays
     try:
         plan.work.mkdir(parents=True, exist_ok=True)
@@ -110,8 +126,10 @@ def train_generations(
 
 
 def publish(result: GenerationsResult, out: Path) -> None:
-    """Copy the last generation's values to ``out``."""
-    try:
-        shutil.copyfile(result.generations[-1].leaves, out)
-    except OSError as exc:
-        raise InputError(f"{out}: cannot write the leave file: {exc.strerror or exc}") from None
+    """Copy the last generation's values to ``out``, checked as any leave file is read, and
+    written whole or not at all (nothing is left behind when the write fails)."""
+    from literaki_cli.equity.leaves import MAX_LEAVE_FILE_BYTES, load_leaves, write_atomically
+
+    last = result.generations[-1].leaves
+    load_leaves(last)  # a generation's file damaged since it was written is not published
+    write_atomically(out, read_input_bytes(last, "leave file", MAX_LEAVE_FILE_BYTES))

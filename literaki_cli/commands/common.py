@@ -254,7 +254,7 @@ def _bad_number(param, ctx, value, why: str) -> Exception:
 
     from literaki_cli.inputs import shown
 
-    return BadParameter(f"{shown(str(value))} {why}", ctx=ctx, param=param)
+    return BadParameter(f"{shown(str(value), quote=False)} {why}", ctx=ctx, param=param)
 
 
 def _plain_parameter_coercion() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -99,21 +98,31 @@ def train_command(
     json_out: JsonOption = False,
 ) -> None:
     """Learn leave values from the turns of self-play runs, or play the runs first (--generations)."""
-    from dataclasses import asdict
+    from dataclasses import asdict, replace
 
-    from literaki_cli.analysis.leave_generations import GenerationPlan
+    from literaki_cli.analysis.leave_generations import GenerationPlan, check_generation_options
+    from literaki_cli.analysis.simulate import check_run_config
     from literaki_cli.engine.lexicon import resolve_lexicon_path
-    from literaki_cli.equity.train import run_variant, train
+    from literaki_cli.equity.leaves import check_output_file
+    from literaki_cli.equity.train import check_training_options, run_variant, train
     from literaki_cli.errors import InputError
+    from literaki_cli.inputs import dumps_json
 
+    # Every number and the output first: nothing is played, read or learned for a command that cannot finish.
+    min_count, prior = check_training_options(min_count, prior, note)
+    if generations is not None:
+        check_generation_options(generations, games, seed, workers)
+    out = check_output_file(out)
     if generations is not None:
         if runs:
             raise InputError("--generations plays its own runs: give run folders or --generations, not both")
         plan = GenerationPlan(
             generations, games, [p.strip() for p in players.split(",") if p.strip()], seed,
-            work or out.with_name(out.name + ".runs"), str(resolve_lexicon_path(lexicon).resolve()),
+            work or out.with_name(out.name + ".runs"), "",
             levels=absolute(levels), start_leaves=absolute(leaves), min_count=min_count, prior=prior, note=note,
         )  # fmt: skip
+        check_run_config(plan.run_config(1))  # the levels and leave files before the lexicon is looked for
+        plan = replace(plan, lexicon=str(resolve_lexicon_path(lexicon).resolve()))
         _train_generations(plan, game_runner(ray, workers), out, json_out)
         return
     stated = [f"--{name.replace('_', '-')}" for name in SELF_PLAY_OPTIONS if given_on_command_line(ctx, name)]
@@ -125,7 +134,7 @@ def train_command(
     table, report = train(runs, variant, min_count=min_count, prior=prior, note=note)
     table.save(out)
     if json_out:
-        typer.echo(json.dumps({"out": str(out), "training": asdict(report)}, ensure_ascii=False))
+        typer.echo(dumps_json({"out": str(out), "training": asdict(report)}, ensure_ascii=False))
         return
     _print_training(report, f"{len(runs)} runs", min_count)
     _print_values(table, ["?", *variant.tile_letters], title="single tiles")
@@ -145,6 +154,7 @@ def _train_generations(plan, runner, out: Path, json_out: bool) -> None:
     from literaki_cli.analysis.leave_generations import publish, train_generations
     from literaki_cli.commands.common import EXIT_INTERRUPTED
     from literaki_cli.errors import InputError
+    from literaki_cli.inputs import dumps_json
 
     bars = []
 
@@ -168,7 +178,7 @@ def _train_generations(plan, runner, out: Path, json_out: bool) -> None:
     if json_out:
         records = [{"generation": g.generation, "run": str(g.run), "leaves": str(g.leaves), "games_played": g.played,
                     "training": asdict(g.report) if g.report else None} for g in result.generations]  # fmt: skip
-        typer.echo(json.dumps({"out": str(out), "generations": records}, ensure_ascii=False))
+        typer.echo(dumps_json({"out": str(out), "generations": records}, ensure_ascii=False))
         return
     console = output_console()
     for g in result.generations:
@@ -195,13 +205,14 @@ def show_command(
 ) -> None:
     """The value of keeping these tiles, from a leave file."""
     from literaki_cli.equity.leaves import leave_counts, open_leaves
+    from literaki_cli.inputs import dumps_json
 
     table = open_leaves(leaves)
     for text in leaves_text:
         leave_counts(text)  # every leave checked before anything is printed
     if json_out:
         for text in leaves_text:
-            typer.echo(json.dumps(_record(table, text), ensure_ascii=False))
+            typer.echo(dumps_json(_record(table, text), ensure_ascii=False))
         return
     _print_values(table, leaves_text, title=f"leave values ({table.source})")
 

@@ -21,9 +21,11 @@ learned for one tile set can be read without its variant.
 
 from __future__ import annotations
 
+import contextlib
 import io
-import json
+import math
 import os
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -39,6 +41,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import BLANK_SLOT, CELLS, LENGTH, leave_number, rack_counts
 from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import dumps_json, loads_json, read_input_bytes, shown
 
 FORMAT = "literaki-leaves"
 FORMAT_VERSION = 1
@@ -278,18 +281,79 @@ class LeaveTable:
         return float(model_value(leave_counts(leave), self.arrays, terms_buffer()))
 
     def save(self, path: Path) -> None:
-        """Write the file (atomically: a reader never sees half of it)."""
+        """Write the file (atomically: a reader never sees half of it, and a write that fails
+        leaves nothing behind).  The bytes are checked as :func:`load_leaves` checks a file
+        first, so a file literaki cannot read is never written (InputError naming ``path``)."""
+        path = Path(path)
+        try:
+            check_values(path, "values", np.asarray(self.values))
+            check_values(path, "coef", np.asarray(self.coef))
+        except InputError as e:
+            raise InputError(f"{path}: not written: {str(e).removeprefix(f'{path}: ')}") from None
+        try:
+            meta = dumps_json({"format": FORMAT, "version": FORMAT_VERSION} | self.meta, ensure_ascii=False)
+        except (ValueError, TypeError) as e:  # a NaN, an infinity or a value JSON has no word for
+            raise InputError(f"{path}: not written: the metadata is not strict JSON ({e})") from None
         buffer = io.BytesIO()
         np.savez_compressed(
-            buffer, keys=self.keys.astype(np.int64), values=self.values.astype(np.float32),
-            coef=self.coef.astype(np.float64), colour_of=self.colour_of.astype(np.int64),
-            vowel=self.vowel.astype(np.int64),
-            meta=np.array(json.dumps({"format": FORMAT, "version": FORMAT_VERSION} | self.meta, ensure_ascii=False)),
+            buffer, keys=np.asarray(self.keys).astype(np.int64), values=np.asarray(self.values).astype(np.float32),
+            coef=np.asarray(self.coef).astype(np.float64), colour_of=np.asarray(self.colour_of).astype(np.int64),
+            vowel=np.asarray(self.vowel).astype(np.int64), meta=np.array(meta),
         )  # fmt: skip
-        path = Path(path)
-        partial = path.with_name(path.name + ".partial")
-        partial.write_bytes(buffer.getvalue())
+        data = buffer.getvalue()
+        try:
+            _table_of(_arrays_of(data, path), path)
+        except InputError as e:
+            raise InputError(f"{path}: not written: {str(e).removeprefix(f'{path}: ')}") from None
+        write_atomically(path, data, "leave file")
+
+
+def check_output_file(path: Path | str, what: str = "leave file") -> Path:
+    """``path`` as a file to write a ``what`` to, checked before any work: not a directory, in a
+    folder that exists and can be written, not a pipe or device, a name the file system takes.
+    InputError (one line naming it) otherwise."""
+    path = Path(path)
+    name = os.fspath(path)
+    if "\0" in name:
+        raise InputError(f"{shown(name)}: a file name cannot hold a NUL byte")
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory; give the {what} a file name (e.g. {path / 'my.leaves'})")
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise InputError(f"{path}: not a regular file; give the {what} a file name")
+    folder = path.parent
+    if not os.path.isdir(folder):
+        problem = "is not a folder" if os.path.lexists(folder) else "does not exist"
+        raise InputError(f"{path}: cannot write the {what} there: {folder} {problem}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{path}: cannot write in {folder} (permission denied)")
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(path.name + PARTIAL)) > longest:
+        raise InputError(f"{shown(name, 80, quote=False)}: file name too long")
+    return path
+
+
+#: What a file being written is called until it is complete (then renamed over the target).
+PARTIAL = ".partial"
+
+
+def write_atomically(path: Path | str, data: bytes, what: str = "leave file") -> None:
+    """``data`` as the file ``path``: written to ``path.partial``, then renamed over ``path``; on
+    any failure (disk full, Ctrl-C) the partial file is removed and ``path`` left as it was.
+    InputError naming ``path`` for an OSError."""
+    path = check_output_file(path, what)
+    partial = path.with_name(path.name + PARTIAL)
+    try:
+        partial.write_bytes(data)
         os.replace(partial, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        if isinstance(e, OSError):
+            raise InputError(f"{path}: cannot write the {what}: {e.strerror or e}") from None
+        raise
 
 
 def leave_counts(leave: str) -> np.ndarray:
@@ -297,9 +361,11 @@ def leave_counts(leave: str) -> np.ndarray:
     normal = alphabet.normalize(leave.strip())
     for ch in normal:
         if ch != BLANK and not alphabet.is_polish_letter(ch):
-            raise InputError(f"leave {leave!r}: {ch!r} is not a tile (letters of the Polish alphabet, '?' for a blank)")
+            raise InputError(
+                f"leave {shown(leave)}: {ch!r} is not a tile (letters of the Polish alphabet, '?' for a blank)"
+            )
     if len(normal) > MAX_LEAVE:
-        raise InputError(f"leave {leave!r}: {len(normal)} tiles; a leave has at most {MAX_LEAVE}")
+        raise InputError(f"leave {shown(leave)}: {len(normal)} tiles; a leave has at most {MAX_LEAVE}")
     return rack_counts(normal)
 
 
@@ -324,58 +390,180 @@ def tile_classes(variant) -> tuple[np.ndarray, np.ndarray]:
     return colour_of, vowel
 
 
-def _bad(path: Path, why: str) -> InputError:
+def _bad(path: Path | str, why: str) -> InputError:
     return InputError(f"{path}: not a usable leave file ({why})")
 
 
-def load_leaves(path: Path) -> LeaveTable:
-    """Read and check a leave file; InputError naming the file and the fault otherwise."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: no such leave file")
-    names = ("keys", "values", "coef", "colour_of", "vowel", "meta")
+#: The arrays of a leave file, each a member ``NAME.npy`` of the archive.
+ARRAY_NAMES = ("keys", "values", "coef", "colour_of", "vowel", "meta")
+#: Every leave of 1..MAX_LEAVE tiles of the N_SLOTS kinds: no file can store more.
+MAX_STORED_LEAVES = sum(math.comb(N_SLOTS + k - 1, k) for k in range(1, MAX_LEAVE + 1))
+#: Bytes a leave file may have (the shipped one has 57 KB; every possible leave stored, about 20 MB).
+MAX_LEAVE_FILE_BYTES = 64 << 20
+#: Bytes one array of a leave file may hold once decompressed (the keys of every possible leave: 26 MB).
+MAX_ARRAY_BYTES = 8 * MAX_STORED_LEAVES + 4096
+#: Characters the metadata of a leave file may have (a few hundred are written).
+MAX_META_CHARS = 1 << 20
+#: Points a leave value and a model coefficient may be worth, either way: no leave is worth more
+#: than a few dozen points (the shipped file's largest is 31), so anything past this is a broken file.
+MAX_LEAVE_VALUE = 1000.0
+
+
+def _read_array(path: Path | str, archive: zipfile.ZipFile, name: str) -> np.ndarray:
+    """The array ``name`` of the archive, its .npy header checked against the member's size
+    before anything is allocated (a header can declare a trillion values)."""
     try:
-        loaded = np.load(path, allow_pickle=False)
-        if not isinstance(loaded, np.lib.npyio.NpzFile):
-            raise _bad(path, "a single array, not an .npz archive of arrays")
-        with loaded as data:
-            missing = [name for name in names if name not in data.files]
-            if missing:
-                raise _bad(path, f"array {missing[0]!r} missing")
-            arrays = {name: data[name] for name in names}
-    except ValueError:  # NumPy's word for "neither .npy nor .npz" (it suggests unpickling: not here)
-        raise _bad(path, "not an .npz archive of plain arrays") from None
-    except (OSError, zipfile.BadZipFile, EOFError, zlib.error) as e:
-        raise _bad(path, f"{type(e).__name__}: {e}") from None
+        info = archive.getinfo(f"{name}.npy")
+    except KeyError:
+        raise _bad(path, f"array {name!r} missing") from None
+    if info.flag_bits & 0x1:
+        raise _bad(path, f"array {name!r} is encrypted")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise _bad(path, f"array {name!r} is compressed with method {info.compress_type}, not deflate")
+    if info.file_size > MAX_ARRAY_BYTES:
+        raise _bad(path, f"array {name!r} has {info.file_size:,} bytes; a leave file's arrays have at most "
+                         f"{MAX_ARRAY_BYTES:,}")  # fmt: skip
+    with archive.open(info) as stream:
+        try:
+            version = np.lib.format.read_magic(stream)
+            if version == (1, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(stream)
+            else:
+                raise ValueError(f"format version {version} of .npy, not 1.0 or 2.0")
+        except Exception as e:  # NumPy parses the header with ast and tokenize: any of their errors
+            raise _bad(path, f"array {name!r}: {_first_line(e)}") from None
+        if dtype.hasobject or dtype.itemsize == 0 or dtype.fields is not None or dtype.subdtype is not None:
+            raise _bad(path, f"array {name!r} holds {dtype}, not plain numbers or text")
+        if any(n < 0 for n in shape):
+            raise _bad(path, f"array {name!r} has shape {shown(shape)}")
+        count = math.prod(shape)
+        declared = count * dtype.itemsize
+        held = info.file_size - stream.tell()
+        if declared != held:
+            raise _bad(path, f"array {name!r} declares {count:,} values ({declared:,} bytes) but holds {held:,} bytes")
+        data = stream.read(declared)
+    if len(data) != declared:
+        raise _bad(path, f"array {name!r} is truncated")
+    array = np.frombuffer(data, dtype=dtype, count=count).copy()  # a writable array the kernels can take
+    return array.reshape(shape, order="F" if fortran_order else "C")
+
+
+def _arrays_of(data: bytes, path: Path | str) -> dict[str, np.ndarray]:
+    """Every array of the leave file ``data`` (read from ``path``)."""
+    if data.startswith(b"\x93NUMPY"):
+        raise _bad(path, "a single array, not an .npz archive of arrays")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return {name: _read_array(path, archive, name) for name in ARRAY_NAMES}
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError,
+            RuntimeError, zlib.error, struct.error) as e:  # fmt: skip
+        raise _bad(path, f"{type(e).__name__}: {_first_line(e)}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's message, shortened (its type's name when it has none)."""
+    lines = str(error).splitlines()
+    return shown(lines[0], 100, quote=False) if lines and lines[0] else type(error).__name__
+
+
+def _whole(path: Path | str, name: str, array: np.ndarray, low: int, high: int) -> np.ndarray:
+    """``array`` as int64, refused unless every number is a whole one in [low, high]."""
+    if array.dtype.kind not in "iuf":
+        raise _bad(path, f"{name} must be numbers, not {array.dtype}")
+    if array.size:
+        values = array.astype(np.float64)
+        if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
+            raise _bad(path, f"{name} must be whole numbers")
+        if values.min() < low or values.max() > high:
+            raise _bad(path, f"{name} must be between {low} and {high}")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def check_values(path: Path | str, name: str, array: np.ndarray) -> np.ndarray:
+    """``array`` (leave values or model coefficients) as float64, refused unless every number is
+    finite and within MAX_LEAVE_VALUE points either way."""
+    if array.dtype.kind not in "iuf":
+        raise _bad(path, f"{name} must be numbers, not {array.dtype}")
+    values = np.ascontiguousarray(array, dtype=np.float64)
+    if values.size and not np.all(np.isfinite(values)):
+        raise _bad(path, f"{name} must be finite numbers")
+    if values.size and np.max(np.abs(values)) > MAX_LEAVE_VALUE:
+        worst = float(values[np.argmax(np.abs(values))])
+        raise _bad(path, f"{name} holds {worst:g}; a leave is worth between {-MAX_LEAVE_VALUE:g} and "
+                         f"{MAX_LEAVE_VALUE:g} points")  # fmt: skip
+    return values
+
+
+def _valid_keys(keys: np.ndarray) -> bool:
+    """Whether every key is a leave's (6-bit digits ``slot + 1``, ascending from the most
+    significant, 1..MAX_LEAVE of them) and the keys ascend strictly."""
+    if not keys.size:
+        return True
+    if keys[0] <= 0 or keys[-1] >= 64**MAX_LEAVE or np.any(np.diff(keys) <= 0):
+        return False
+    previous = np.zeros(keys.shape, dtype=np.int64)
+    for place in range(MAX_LEAVE - 1, -1, -1):  # most significant digit first: leading zeros, then slots
+        digit = (keys >> (6 * place)) & 63
+        if np.any(digit < previous) or np.any(digit > N_SLOTS):
+            return False
+        previous = digit
+    return True
+
+
+def _metadata(path: Path | str, array: np.ndarray) -> dict:
+    if array.dtype.kind != "U" or array.ndim != 0:
+        raise _bad(path, f"metadata must be one text, not an array of {array.dtype} of shape {array.shape}")
+    text = str(array[()])
+    if len(text) > MAX_META_CHARS:
+        raise _bad(path, f"metadata of {len(text):,} characters; at most {MAX_META_CHARS:,}")
+    try:
+        meta = loads_json(text, "metadata")
+    except InputError as e:
+        raise _bad(path, str(e)) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise _bad(path, f"format is not {FORMAT!r}")
+    version = meta.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise _bad(path, f"format version {shown(version)}; this literaki reads version {FORMAT_VERSION}")
+    return meta
+
+
+def load_leaves(path: Path) -> LeaveTable:
+    """Read and check a leave file; InputError naming the file and the fault otherwise.
+
+    Anything can be handed over as a leave file, so nothing in it is trusted: the file must be
+    a regular one of at most MAX_LEAVE_FILE_BYTES (no pipe or device is opened in a way that
+    blocks), each array's declared size must be what the archive holds, the metadata is strict
+    JSON of bounded nesting, and every number is finite and in its range."""
+    path = Path(path)
+    if os.path.isdir(path):
+        raise InputError(f"{path}: no such leave file (it is a directory)")
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such leave file")
+    return _table_of(_arrays_of(read_input_bytes(path, "leave file", MAX_LEAVE_FILE_BYTES), path), path)
+
+
+def _table_of(arrays: dict[str, np.ndarray], path: Path | str) -> LeaveTable:
+    """The table of a leave file's arrays, each checked (InputError naming ``path``)."""
     for name in ("keys", "values", "coef", "colour_of", "vowel"):
         if arrays[name].dtype.kind not in "iuf":
             raise _bad(path, f"{name} must be numbers, not {arrays[name].dtype}")
-    try:
-        meta = json.loads(str(arrays["meta"]))
-    except ValueError as e:
-        raise _bad(path, f"metadata: {e}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise _bad(path, f"format is not {FORMAT!r}")
-    if meta.get("version") != FORMAT_VERSION:
-        raise _bad(path, f"format version {meta.get('version')!r}; this literaki reads version {FORMAT_VERSION}")
+    meta = _metadata(path, arrays["meta"])
     keys, values = arrays["keys"], arrays["values"]
     if keys.ndim != 1 or keys.dtype != np.int64 or values.shape != keys.shape:
         raise _bad(path, "keys and values must be two arrays of one length")
-    if keys.size and (keys[0] <= 0 or keys[-1] >= 64**MAX_LEAVE or np.any(np.diff(keys) <= 0)):
+    if not _valid_keys(keys):
         raise _bad(path, "keys must be valid leave keys in ascending order")
-    if not np.all(np.isfinite(values)) or not np.all(np.isfinite(arrays["coef"])):
-        raise _bad(path, "values must be finite numbers")
     for name, shape in (("coef", (N_FEATURES,)), ("colour_of", (N_SLOTS,)), ("vowel", (N_SLOTS,))):
         if arrays[name].shape != shape:
             raise _bad(path, f"{name} has shape {arrays[name].shape}, expected {shape}")
-    if np.any(arrays["colour_of"] >= MAX_COLOURS):
-        raise _bad(path, "colour index out of range")
-    return LeaveTable(
-        keys, values.astype(np.float64), arrays["coef"].astype(np.float64),
-        np.ascontiguousarray(arrays["colour_of"], dtype=np.int64),
-        np.ascontiguousarray(arrays["vowel"], dtype=np.int64),
-        meta, str(path),
-    )  # fmt: skip
+    values = check_values(path, "values", values)
+    coef = check_values(path, "coef", arrays["coef"])
+    colour_of = _whole(path, "colour_of (a colour index per tile)", arrays["colour_of"], -1, MAX_COLOURS - 1)
+    vowel = _whole(path, "vowel (1 for a vowel, else 0)", arrays["vowel"], 0, 1)
+    return LeaveTable(np.ascontiguousarray(keys), values, coef, colour_of, vowel, meta, str(path))
 
 
 @lru_cache(maxsize=8)

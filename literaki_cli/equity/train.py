@@ -22,6 +22,7 @@ The aggregation runs in Polars over lazily scanned tables, so large runs stay wi
 from __future__ import annotations
 
 import datetime
+import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,12 +30,21 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from literaki_cli.datafiles import board_run_settings, scan_run_table
+from literaki_cli.datafiles import (
+    NAMES,
+    TEXT,
+    Column,
+    board_run_settings,
+    checked_run_table,
+    polars_fault,
+    whole_numbers,
+)
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.position import BLANK
 from literaki_cli.equity.leaves import (
     F_BALANCE,
     MAX_LEAVE,
+    MAX_LEAVE_VALUE,
     N_BALANCE,
     N_FEATURES,
     N_SLOTS,
@@ -42,6 +52,7 @@ from literaki_cli.equity.leaves import (
     leave_features,
 )
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import finite_number, shown, whole_number
 
 STAGE_WIDTH = 10
 DEFAULT_MIN_COUNT = 3
@@ -52,7 +63,29 @@ DEFAULT_MIN_COUNT = 3
 RIDGE = 50.0
 #: Leaves kept at least this often estimate the between-leave variance.
 PRIOR_ESTIMATE_MIN_COUNT = 20
-NEEDED_COLUMNS = ("gameID", "playerID", "turn", "score", "leave", "tilesremaining", "kind")
+#: The largest shrinkage strength K (``--prior``): far past the point where every value is the model's.
+MAX_PRIOR = 1e15
+#: The longest --note (a note says which generation a file is, or how it was made).
+MAX_NOTE = 10_000
+#: The largest --min-count: more turns than any run has (the file then keeps no leave: all are the model's).
+MAX_MIN_COUNT = 10**12
+#: Bounds of the turns table's numbers: a Literaki move scores a few hundred points at most, a
+#: game has about 30 turns and a bag 100 tiles; far larger numbers are a broken table, and would
+#: overflow the integer sums (or size an array by the bag).
+MAX_TURN_SCORE = 100_000
+MAX_TURN = 1_000_000
+MAX_BAG = 10_000
+#: What each column read from a turns table must hold.
+TURN_COLUMNS = {
+    "gameID": whole_numbers(0, 2**63 - 1),
+    "playerID": Column(NAMES),
+    "turn": whole_numbers(0, MAX_TURN),
+    "score": whole_numbers(-MAX_TURN_SCORE, MAX_TURN_SCORE),
+    "leave": Column(TEXT, empty=True),  # a CSV file reads an empty leave (all tiles played) as an empty cell
+    "tilesremaining": whole_numbers(0, MAX_BAG),
+    "kind": Column(TEXT),
+}
+NEEDED_COLUMNS = tuple(TURN_COLUMNS)
 
 
 @dataclass
@@ -64,7 +97,7 @@ class TrainingReport:
     stored_leaves: int
     prior_strength: float
     within_variance: float
-    between_variance: float
+    between_variance: float | None  # None: too few frequent leaves to estimate it (K is then a default)
     empty_leave_offset: float
     mean_next_score: float
     seconds: float
@@ -81,7 +114,7 @@ def scan_turns(run_dirs: list[Path]):
         raise InputError("give at least one run folder (from `literaki simulate --out DIR`)")
     frames = []
     for index, run_dir in enumerate(run_dirs):
-        frame = scan_run_table(Path(run_dir), "turns", NEEDED_COLUMNS)
+        frame = checked_run_table(Path(run_dir), "turns", TURN_COLUMNS)
         frames.append(
             frame.select(
                 pl.lit(index, dtype=pl.Int32).alias("run"),
@@ -106,6 +139,15 @@ def leave_outcomes(turns):
     Polars therefore only counts and adds integers (exact in any order) per leave and stage;
     the floats are computed here from those sums in one fixed order, and training the same
     runs twice gives the same file to the bit."""
+    import polars as pl
+
+    try:
+        return _leave_outcomes(turns)
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as e:
+        raise polars_fault("the runs", e, "their turns tables") from None
+
+
+def _leave_outcomes(turns):
     import polars as pl
 
     per_player = ["run", "gameID", "playerID"]
@@ -244,9 +286,12 @@ def train(
     run_dirs: list[Path], variant, min_count: int = DEFAULT_MIN_COUNT, prior: float | None = None,
     note: str = "",
 ) -> tuple[LeaveTable, TrainingReport]:  # fmt: skip
-    """Leave values learned from the turns tables of ``run_dirs`` (see the module docstring)."""
+    """Leave values learned from the turns tables of ``run_dirs`` (see the module docstring).
+    InputError for options out of range (before any work), tables that are not a run's, and
+    values that would not make a leave file literaki can read."""
     from literaki_cli.equity.leaves import tile_classes
 
+    min_count, prior = check_training_options(min_count, prior, note)
     started = time.perf_counter()
     per_leave, used, games, mean_next = leave_outcomes(scan_turns(run_dirs))
     if used == 0:
@@ -269,11 +314,12 @@ def train(
     coef = coef.copy()
     coef[F_BALANCE : F_BALANCE + N_BALANCE] -= offset
     keep = (n >= min_count) & ~is_empty
+    _check_learned(run_dirs, values[keep], coef)
     keys = _keys(counts[keep])
     order = np.argsort(keys)
     report = TrainingReport(
-        [str(r) for r in run_dirs], games, used, len(leaves), int(keep.sum()), k, within, between, offset, mean_next,
-        time.perf_counter() - started,
+        [str(r) for r in run_dirs], games, used, len(leaves), int(keep.sum()), float(k), within,
+        between if np.isfinite(between) else None, offset, mean_next, time.perf_counter() - started,
     )  # fmt: skip
     meta = {
         "variant": variant.name,
@@ -288,6 +334,34 @@ def train(
     return table, report
 
 
+def check_training_options(min_count: object, prior: object, note: object = "") -> tuple[int, float | None]:
+    """``--min-count``, ``--prior`` and ``--note`` checked (InputError naming the option): a
+    whole number from 1 to MAX_MIN_COUNT, None (estimate K) or a finite number from 0 to
+    MAX_PRIOR, and text of at most MAX_NOTE characters."""
+    min_count = whole_number(min_count, "--min-count", 1, MAX_MIN_COUNT)
+    if prior is not None:
+        prior = finite_number(prior, "--prior", 0.0, MAX_PRIOR)
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise InputError(f"--note: {shown(note)} is not a text of at most {MAX_NOTE:,} characters")
+    try:
+        note.encode("utf-8")
+    except UnicodeEncodeError:  # bytes of another encoding on the command line
+        raise InputError(f"--note: {shown(note)} is not UTF-8 text") from None
+    return min_count, prior
+
+
+def _check_learned(run_dirs: list[Path], values: np.ndarray, coef: np.ndarray) -> None:
+    """Refuse values no leave file may hold (see ``MAX_LEAVE_VALUE``): a table with absurd
+    scores, not a file literaki would then refuse to read."""
+    for name, array in (("leave values", values), ("model coefficients", coef)):
+        bad = ~np.isfinite(array) | (np.abs(array) > MAX_LEAVE_VALUE)
+        if np.any(bad):
+            runs = ", ".join(str(r) for r in run_dirs[:3]) + (", ..." if len(run_dirs) > 3 else "")
+            raise InputError(f"the {name} learned from {runs} reach {float(array[np.argmax(bad)]):g} points; "
+                             f"a leave is worth between {-MAX_LEAVE_VALUE:g} and {MAX_LEAVE_VALUE:g} "
+                             "(are the scores of the turns tables real ones?)")  # fmt: skip
+
+
 def _keys(counts: np.ndarray) -> np.ndarray:
     from literaki_cli.equity.leaves import leave_key
 
@@ -300,6 +374,8 @@ def run_variant(run_dirs: list[Path]):
 
     seen = set()
     for run_dir in run_dirs:
+        if not os.path.isdir(run_dir):
+            raise InputError(f"{run_dir}: no such run folder (from `literaki simulate --out DIR`)")
         data = board_run_settings(run_dir, "racks to learn leaves from")
         seen.add((data.get("variant", "literaki"), data.get("rules")))
     if len(seen) > 1:
