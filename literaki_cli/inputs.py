@@ -45,7 +45,8 @@ def shown(value: object, limit: int = 40, quote: bool = True) -> str:
     cut = text if len(text) <= limit else text[: limit - 12]
     cut = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in cut)
     cut = cut.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates
-    return cut if len(text) <= limit else f"{cut}...({len(text):,} characters)"
+    length = len(value) if isinstance(value, str) else len(text)
+    return cut if len(text) <= limit else f"{cut}...({length:,} characters)"
 
 
 # --------------------------------------------------------------------------- files

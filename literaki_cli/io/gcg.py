@@ -4,7 +4,14 @@ games (``play`` saves, ``simulate --gcg``) and a reader of ours and of theirs.
 The reader (:func:`read_gcg`, :func:`parse_gcg`) turns every event line into a :class:`GcgTurn`
 and checks its syntax, and nothing else: whether a move fits the board, scores what it claims
 or forms words is the replay's question (:mod:`literaki_cli.analysis.review`).  A line it cannot
-read is an :class:`InputError` naming ``file:line`` and the line.
+read is an :class:`InputError` naming ``file:line`` and the line (shortened when long).
+
+Hostile files are refused with one such line, never a traceback or a hang: a file that is not a
+regular file or holds more than :data:`MAX_GCG_BYTES`, an encoding Python lacks, control
+characters, a score or total beyond :data:`MAX_POINTS` points either way (however many digits),
+a negative score on a move that cannot lose points, a nick, rack or word longer than
+:data:`MAX_FIELD`, more than :data:`MAX_EVENTS` events, :data:`MAX_PRAGMAS` pragma lines or the
+variant's players.  A note of a million lines is read in linear time.
 
 Events (RACK = the mover's rack before the event, absent or empty when the file does not know
 it; a trailing ``+SCORE TOTAL`` on every line)::
@@ -25,7 +32,9 @@ Pragmas read: ``#player1 nick Full Name`` (and 2, 3, 4), ``#lexicon``, ``#charac
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from literaki_cli.errors import InputError
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game
+from literaki_cli.inputs import shown
 
 if TYPE_CHECKING:
     from literaki_cli.engine.move import Placement
@@ -128,74 +138,148 @@ class GcgGame:
         return self.players[player].nick
 
 
-_EVENT = re.compile(r">([^:\s][^:]*?)\s*:(.*)$")
+#: The most points a GCG line may claim as a score or a total, either way.  A real game's
+#: totals stay below a thousand and a move scores a few hundred at most; past this bound a
+#: number is no game's (and 5,000 digits would break Python's int(), 400 the --out tables).
+MAX_POINTS = 100_000
+#: The largest GCG file read (a whole game record is a few kilobytes, notes and all).
+MAX_GCG_BYTES = 16 << 20
+#: The most events (lines starting '>') a file may hold: a real game has a few dozen turns, a
+#: long one with passes and withdrawn phonies a few hundred (and each costs the review a search).
+MAX_EVENTS = 2_000
+#: The most pragma lines (``#...``, notes included) a file may hold: a few dozen and a note per
+#: event at most, in any real record (each is read one by one, not as a block like a note's lines).
+MAX_PRAGMAS = 10_000
+#: The longest nick, rack, position or word a line may write (a word of 17 squares, each a
+#: board tile in parentheses and decomposed into letter and accent, is under 100 characters).
+MAX_FIELD = 200
+
 _SCORE = re.compile(r"[+-]?[0-9]+")
 _TOTAL = re.compile(r"-?[0-9]+")
 _POSITION = re.compile(r"[0-9]{1,2}[a-zA-Z]|[a-zA-Z][0-9]{1,2}")
-_COUNT = re.compile(r"-[0-9]{1,2}")
+_LOOSE_POSITION = re.compile(r"[0-9]+[a-zA-Z]+|[a-zA-Z]+[0-9]+")  # written as a square, but no square
+_COUNT = re.compile(r"-[0-9]+")
 _SPECIAL = {"(challenge)": CHALLENGE_BONUS, "(time)": TIME_PENALTY}
+#: A line of a pragma or an event (line breaks made \n first; splitlines() would also break at
+#: \v, \f, U+0085, U+2028 and more, which no editor counts).
+_STRUCTURE = re.compile(r"\n[^\S\n]*[#>][^\n]*")
+_PLAYER_PRAGMA = re.compile(r"#player([1-9])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
+#: Python codecs that are no character encoding of a text file (the first refuses everything).
+_NOT_FILE_ENCODINGS = {"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"}
+#: Events that cannot lose points (a negative score on them is no GCG).
+_NEVER_NEGATIVE = {PLACE: "a placement", PASS: "a pass", EXCHANGE: "an exchange", CHALLENGE_BONUS: "a challenge bonus"}
 
 
 def read_gcg(path: Path | str, variant: str | None = None, rules: Path | None = None) -> GcgGame:
-    """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`)."""
-    path = Path(path)
+    """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`): a regular file of
+    at most :data:`MAX_GCG_BYTES` (a pipe, a device or a directory is refused, never waited on)."""
+    from literaki_cli.inputs import read_input_bytes
+
+    name = os.fspath(path)
+    if "\0" in name:
+        shown = name.replace("\0", "\\0")
+        raise InputError(f"{shown}: not a file name")
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or type(exc).__name__}") from None
-    except ValueError:  # a NUL in the name
-        shown = str(path).replace("\0", "\\0")
-        raise InputError(f"{shown}: not a file name") from None
-    return parse_gcg(_decode(data, str(path)), str(path), variant, rules)
+        data = read_input_bytes(name, "game record", MAX_GCG_BYTES)
+    except InputError as exc:  # "NAME: why" -> "NAME: cannot read: why"
+        why = str(exc).removeprefix(f"{name}: ")
+        if why.startswith("cannot "):
+            raise
+        raise InputError(f"{name}: cannot read: {why}") from None
+    return parse_gcg(_decode(data, name), name, variant, rules)
 
 
 def _decode(data: bytes, source: str) -> str:
     """The text of a GCG file: the encoding its first line names, else UTF-8 (a Polish game
     in another encoding without that line cannot be read right: say so)."""
-    first = data.split(b"\n", 1)[0].strip().lstrip(b"\xef\xbb\xbf")
+    end = data.find(b"\n")
+    first = data[: end if end >= 0 else len(data)].strip().lstrip(b"\xef\xbb\xbf")
     encoding = "utf-8"
-    if first.lower().startswith(b"#character-encoding"):
-        named = first[len(b"#character-encoding") :].strip().decode("ascii", "replace")
-        encoding = named or "utf-8"
+    named = first.lower().startswith(b"#character-encoding")
+    if named:
+        name = first[len(b"#character-encoding") :].strip().decode("utf-8", "backslashreplace")
+        encoding = name or "utf-8"
+        try:
+            codec = codecs.lookup(encoding)
+        except (LookupError, ValueError):  # ValueError: a NUL in the name
+            codec = None
+        if codec is None or not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_FILE_ENCODINGS:
+            raise InputError(f"{source}:1: unknown character encoding {shown(encoding, 40)} (name one such as "
+                             "UTF-8, ISO-8859-2 or windows-1250)")  # fmt: skip
     try:
         text = data.decode(encoding)
-    except LookupError:
-        raise InputError(f"{source}:1: unknown character encoding {encoding!r}") from None
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        hint = (
-            ""
-            if first.lower().startswith(b"#character-encoding")
-            else (" (name the file's encoding in a first line such as '#character-encoding ISO-8859-2')")
-        )
+        line = data.count(b"\n", 0, exc.start) + 1
+        hint = "" if named else " (name the file's encoding in a first line such as '#character-encoding ISO-8859-2')"
         raise InputError(f"{source}:{line}: not {encoding} text{hint}") from None
+    except UnicodeError:
+        raise InputError(f"{source}: not {encoding} text") from None
     return text.lstrip("\ufeff")
 
 
 def parse_gcg(text: str, source: str = "<gcg>", variant: str | None = None, rules: Path | None = None) -> GcgGame:
     """The players, events and pragmas of a GCG text.  The board size (for the coordinates)
     comes from ``rules``, else ``variant``, else the file's ``#variant`` / ``#literaki-state``,
-    else literaki.  InputError ``source:line: 'text': why`` for a line that is not GCG."""
+    else literaki.  InputError ``source:line: 'text': why`` for a line that is not GCG; every
+    score and total is within :data:`MAX_POINTS`, at most :data:`MAX_EVENTS` events."""
     from literaki_cli.engine.variant import DEFAULT_VARIANT, load_variant
 
-    lines = text.splitlines()
+    control = _CONTROL.search(text)
+    if control:
+        line = text.count("\n", 0, control.start()) + 1
+        raise InputError(f"{source}:{line}: control character U+{ord(control.group()):04X}: a GCG file is text")
     pragmas: dict[str, list[str]] = {}
-    declared: dict[int, GcgPlayer] = {}
+    declared: dict[int, tuple[GcgPlayer, int]] = {}  # seat: (the player, the line naming them)
     state = None
     hint = None
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if not stripped.startswith("#"):
+    hint_line = 0
+    events: list[tuple[int, str]] = []  # (line number, text): read once the variant is known
+    notes: list[tuple[int, str, str]] = []  # (the event before the note, its first line, the lines after it)
+    stray: tuple[int, str] | None = None  # the first line that is no GCG
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    scan = "\n" + text  # every line after a \n: the pattern starts with a literal, found fast
+    number, end, noting = 0, 0, False  # the line of the last pragma or event, where it ends
+    pragma_lines = 0
+    # Only the lines of pragmas and events are looked at one by one: the lines between two of
+    # them (a note running on, or blank lines) are one slice, so that a note of a million lines
+    # costs a scan of its text and one join.
+    for match in _STRUCTURE.finditer(scan):
+        gap = scan[end : match.start()]
+        if noting:  # the note's lines after its first
+            notes[-1] = (*notes[-1][:2], gap)
+        elif stray is None and gap and not gap.isspace():
+            stray = _first_line(gap, number)
+        number += gap.count("\n") + 1
+        end = match.end()
+        stripped = match.group().strip()
+        noting = False
+        if stripped[0] == ">":
+            if len(events) >= MAX_EVENTS:
+                raise InputError(f"{source}:{number}: more than {MAX_EVENTS:,} events: not the record of one game")
+            events.append((number, stripped))
             continue
+        pragma_lines += 1
+        if pragma_lines > MAX_PRAGMAS:
+            raise InputError(f"{source}:{number}: more than {MAX_PRAGMAS:,} pragma lines ('#...'): not the record "
+                             "of one game")  # fmt: skip
         name, _, value = stripped.partition(" ")
         value = value.strip()
         pragmas.setdefault(name, []).append(value)
-        seat = re.fullmatch(r"#player([1-9])", name)
+        if name.startswith("#note"):  # (#notes too, as it always was)
+            noting = True  # a note before the first event annotates nothing: -1
+            notes.append((len(events) - 1, stripped[len("#note") :].strip(), ""))
+            continue
+        seat = _PLAYER_PRAGMA.fullmatch(name)
         if seat:
             nick, _, full = value.partition(" ")
             if not nick:
-                raise InputError(f"{source}:{number}: {stripped!r}: a #player line names a nick (and a name)")
-            declared[int(seat.group(1)) - 1] = GcgPlayer(nick, full.strip() or nick)
+                raise InputError(f"{source}:{number}: {_shown(stripped)}: a #player line names a nick (and a name)")
+            if len(nick) > MAX_FIELD:
+                raise InputError(f"{source}:{number}: {_shown(stripped)}: a nick of {len(nick):,} characters "
+                                 f"(at most {MAX_FIELD})")  # fmt: skip
+            declared[int(seat.group(1)) - 1] = (GcgPlayer(nick, full.strip() or nick), number)
         elif name == STATE_PRAGMA:
             try:
                 state = json.loads(value)
@@ -203,68 +287,99 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | None = None, rule
                 raise InputError(f"{source}:{number}: {STATE_PRAGMA}: damaged (not JSON)") from None
             if not isinstance(state, dict):
                 raise InputError(f"{source}:{number}: {STATE_PRAGMA}: damaged (not a JSON object)")
-            if isinstance(state.get("variant"), str):
-                hint = hint or state["variant"]
-        elif name == VARIANT_PRAGMA:
-            hint = value or hint
-    chosen = load_variant(variant or hint or DEFAULT_VARIANT, rules)
-    players = _players(declared, source)
+            if isinstance(state.get("variant"), str) and not hint:
+                hint, hint_line = state["variant"], number
+        elif name == VARIANT_PRAGMA and value:
+            hint, hint_line = value, number
+    gap = scan[end:]
+    if noting:
+        notes[-1] = (*notes[-1][:2], gap)
+    elif stray is None and gap and not gap.isspace():
+        stray = _first_line(gap, number)
+    chosen = load_variant(variant or _known_variant(hint, source, hint_line) or DEFAULT_VARIANT, rules)
+    players = _players(declared, source, chosen)
     reader = _LineReader(source, chosen, players, fixed=bool(players))
     turns: list[GcgTurn] = []
-    in_note = False  # a note may run on over lines of its own
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if stripped.startswith("#note"):
-            in_note = True
-            if turns:
-                turns[-1].notes.append(stripped[len("#note") :].strip())
-            continue
-        if not stripped.startswith(">"):
-            if stripped.startswith("#"):
-                in_note = False
-            elif in_note:
-                if turns and stripped:
-                    turns[-1].notes[-1] = f"{turns[-1].notes[-1]} {stripped}".strip()
-            elif stripped:
-                raise InputError(f"{source}:{number}: {_shown(stripped)}: not a GCG line (a '#pragma' or a '>nick:' "
-                                 "event)")  # fmt: skip
-            continue
-        in_note = False
-        turns.append(reader.event(number, stripped))
-        _check_withdrawal(turns, source)
+    previous: GcgTurn | None = None  # the last turn or withdrawal (what a withdrawal takes back)
+    for number, stripped in events:
+        if stray is not None and stray[0] < number:
+            break
+        event = reader.event(number, stripped)
+        if event.kind == WITHDRAWN and (previous is None or previous.player != event.player or previous.kind != PLACE):
+            raise reader.fail(number, stripped, f"a withdrawal ('--') must follow a placement of {event.nick}")
+        if event.is_turn or event.kind == WITHDRAWN:
+            previous = event
+        turns.append(event)
+    if stray is not None:
+        number, stripped = stray
+        raise InputError(f"{source}:{number}: {_shown(stripped)}: not a GCG line (a '#pragma' or a '>nick:' "
+                         "event)")  # fmt: skip
+    for index, head, body in notes:  # a note's lines joined by spaces, once
+        if index >= 0:
+            turns[index].notes.append(" ".join(filter(None, (head, _note_lines(body)))))
     if not turns:
         raise InputError(f"{source}: no moves (no '>nick: ...' line): not a GCG game record")
     lexicon = pragmas.get("#lexicon", [None])[0] or None
     return GcgGame(source, chosen, reader.players, turns, lexicon, hint, pragmas, state)
 
 
-def _players(declared: dict[int, GcgPlayer], source: str) -> list[GcgPlayer]:
+def _note_lines(body: str, chunk: int = 1 << 20) -> str:
+    """The lines of a note after its first, stripped, blank ones left out, joined by spaces:
+    a megabyte of them at a time (a list of every line of a 16 MiB note would be 400 MB)."""
+    parts, start = [], 0
+    while start < len(body):
+        cut = body.find("\n", start + chunk)
+        cut = len(body) if cut < 0 else cut
+        part = " ".join(filter(None, map(str.strip, body[start:cut].split("\n"))))
+        if part:
+            parts.append(part)
+        start = cut
+    return " ".join(parts)
+
+
+def _first_line(gap: str, number: int) -> tuple[int, str]:
+    """(line number, text) of the first line in ``gap`` that is not blank: ``gap`` follows line
+    ``number`` (it starts with that line's \\n)."""
+    start = len(gap) - len(gap.lstrip())
+    return number + gap.count("\n", 0, start), gap[start:].partition("\n")[0].strip()
+
+
+def _known_variant(hint: str | None, source: str, line: int) -> str | None:
+    """The variant a file names, when one of ours; InputError naming the line else."""
+    from literaki_cli.engine.variant import builtin_variants
+
+    if hint is None or hint in builtin_variants():
+        return hint
+    raise InputError(f"{source}:{line}: unknown variant {shown(hint, 40)}; choose one of: "
+                     f"{', '.join(builtin_variants())} (or give --variant)")  # fmt: skip
+
+
+def _players(declared: dict[int, tuple[GcgPlayer, int]], source: str, variant: Variant) -> list[GcgPlayer]:
+    """The players the #player lines declare, in seat order; InputError naming a line for a
+    seat left out, more players than the variant's, two players of one nick."""
     if not declared:
         return []
     seats = sorted(declared)
     if seats != list(range(len(seats))):
         missing = next(i for i in range(len(seats) + 1) if i not in declared)
-        raise InputError(f"{source}: #player{missing + 1} is missing (players are numbered from 1)")
-    nicks = [declared[i].nick for i in seats]
-    for nick in nicks:
-        if nicks.count(nick) > 1:
-            raise InputError(f"{source}: two players are called {nick!r}")
-    return [declared[i] for i in seats]
+        after = min(seat for seat in seats if seat > missing)
+        raise InputError(f"{source}:{declared[after][1]}: #player{after + 1} without #player{missing + 1}: "
+                         f"#player{missing + 1} is missing (players are numbered from 1)")  # fmt: skip
+    if len(seats) > variant.max_players:
+        raise InputError(f"{source}:{declared[seats[variant.max_players]][1]}: {len(seats)} players: {variant.name} "
+                         f"is a game of {variant.min_players} to {variant.max_players}")  # fmt: skip
+    seen: dict[str, int] = {}
+    for seat in seats:
+        player, line = declared[seat]
+        if player.nick in seen:
+            raise InputError(f"{source}:{line}: two players are called {shown(player.nick, 40)} (#player"
+                             f"{seen[player.nick] + 1} and #player{seat + 1})")  # fmt: skip
+        seen[player.nick] = seat
+    return [declared[seat][0] for seat in seats]
 
 
 def _shown(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
-
-
-def _check_withdrawal(turns: list[GcgTurn], source: str) -> None:
-    """A withdrawal (``--``) takes back the placement of its player just before it."""
-    last = turns[-1]
-    if last.kind != WITHDRAWN:
-        return
-    before = [t for t in turns[:-1] if t.is_turn or t.kind == WITHDRAWN]
-    if not before or before[-1].player != last.player or before[-1].kind != PLACE:
-        raise InputError(f"{source}:{last.line}: {_shown(last.text)}: a withdrawal ('--') must follow a placement "
-                         f"of {last.nick}")  # fmt: skip
 
 
 class _LineReader:
@@ -285,27 +400,46 @@ class _LineReader:
                 return i
         if self.fixed:
             known = ", ".join(p.nick for p in self.players)
-            raise self.fail(number, line, f"unknown player {nick!r} (the #player lines name {known})")
+            raise self.fail(number, line, f"unknown player {shown(nick)} (the #player lines name {known})")
+        if len(self.players) >= self.variant.max_players:
+            raise self.fail(number, line, f"a player more ({shown(nick)}): {self.variant.name} is a game of "
+                                          f"{self.variant.min_players} to {self.variant.max_players}")  # fmt: skip
         self.players.append(GcgPlayer(nick, nick))
         return len(self.players) - 1
 
+    def number(self, number: int, line: str, token: str, what: str, low: int, high: int) -> int:
+        """The whole number ``token`` (digits, a sign), a ``what`` within [low, high]: every number
+        an event line holds is read here, its length checked before int() (which refuses 4,300
+        digits) so that a number of any length is one error line."""
+        digits = token.lstrip("+-").lstrip("0") or "0"  # leading zeros count towards int()'s limit too
+        if len(digits) <= len(str(max(abs(low), abs(high)))):
+            value = -int(digits) if token.startswith("-") else int(digits)
+            if low <= value <= high:
+                return value
+        raise self.fail(number, line, f"the {what} {shown(token, 24)} is out of range ({low:,} to {high:,})")
+
     def event(self, number: int, line: str) -> GcgTurn:
-        from literaki_cli.engine.move import Placement, parse_move
         from literaki_cli.engine.position import normalize_rack
 
-        m = _EVENT.fullmatch(line)
-        if not m:
+        head, colon, after = line[1:].partition(":")
+        if not colon or not head or head[0].isspace():
             raise self.fail(number, line, "expected '>nick: RACK MOVE +SCORE TOTAL'")
-        nick, rest = m.group(1).strip(), m.group(2).split()
+        nick, rest = head.rstrip(), after.split()
+        if len(nick) > MAX_FIELD:
+            raise self.fail(number, line, f"a nick of {len(nick):,} characters (at most {MAX_FIELD})")
         if len(rest) < 3:
             raise self.fail(number, line, "expected a move, a score and a total after the nick")
         if not _TOTAL.fullmatch(rest[-1]) or not _SCORE.fullmatch(rest[-2]):
-            raise self.fail(number, line, f"expected '+SCORE TOTAL' at the end, not {' '.join(rest[-2:])!r}")
-        score, total, middle = int(rest[-2]), int(rest[-1]), rest[:-2]
+            raise self.fail(number, line, f"expected '+SCORE TOTAL' at the end, not {shown(' '.join(rest[-2:]))}")
+        score = self.number(number, line, rest[-2], "score", -MAX_POINTS, MAX_POINTS)
+        total = self.number(number, line, rest[-1], "total", -MAX_POINTS, MAX_POINTS)
+        middle = rest[:-2]
+        for token in middle:
+            if len(token) > MAX_FIELD and not _COUNT.fullmatch(token):  # a number is bounded by its value
+                raise self.fail(number, line, f"{_shown(token, 40)} is {len(token):,} characters long, longer than "
+                                              "any rack, position or word")  # fmt: skip
         player = self.seat(number, line, nick)
         base = {"line": number, "text": line, "player": player, "nick": nick, "score": score, "total": total}
-        if not middle:
-            raise self.fail(number, line, "no move between the nick and the score")
 
         def rack_of(token: str) -> str:
             try:
@@ -314,11 +448,25 @@ class _LineReader:
                 raise self.fail(number, line, str(exc)) from None
 
         rack = None
-        if len(middle) >= 2 and not _POSITION.fullmatch(middle[0]) and middle[0][0] not in "-(":
+        if len(middle) >= 2 and not _LOOSE_POSITION.fullmatch(middle[0]) and middle[0][0] not in "-(":
             rack = rack_of(middle[0]) or None
             middle = middle[1:]
+        turn = self._turn(number, line, middle, base, rack, rack_of)
+        if turn.kind in _NEVER_NEGATIVE and score < 0:
+            raise self.fail(number, line, f"{_NEVER_NEGATIVE[turn.kind]} cannot score {score} (only --, (time) and "
+                                          "the player's own leftover tiles lose points)")  # fmt: skip
+        return turn
+
+    def _turn(self, number: int, line: str, middle: list[str], base: dict, rack: str | None, rack_of) -> GcgTurn:
+        """The event of the tokens after the rack (``middle``)."""
+        from literaki_cli.engine.move import Placement, parse_move
+
         head = middle[0]
-        if len(middle) == 2 and _POSITION.fullmatch(head):
+        if len(middle) == 2 and _LOOSE_POSITION.fullmatch(head):
+            if not _POSITION.fullmatch(head):
+                rows, columns = self.variant.board.rows, self.variant.board.columns
+                raise self.fail(number, line, f"{head!r} is no square of the {columns}x{rows} board (8H across, "
+                                              "H8 down)")  # fmt: skip
             try:
                 move = parse_move(f"{head} {middle[1]}", self.variant)
             except InputError as exc:
@@ -333,7 +481,8 @@ class _LineReader:
         if head == "--":
             return GcgTurn(**base, rack=rack, kind=WITHDRAWN)
         if _COUNT.fullmatch(head):
-            return GcgTurn(**base, rack=rack, kind=EXCHANGE, exchanged=int(head[1:]))
+            count = self.number(number, line, head[1:], "number of tiles exchanged", 1, self.variant.rack_size)
+            return GcgTurn(**base, rack=rack, kind=EXCHANGE, exchanged=count)
         if head.startswith("-"):
             tiles = rack_of(head[1:])
             return GcgTurn(**base, rack=rack, kind=EXCHANGE, tiles=tiles, exchanged=len(tiles))
