@@ -213,7 +213,7 @@ def _plain_converter(descriptor):
             elif type(value) is not int:
                 return _TYPER_WAY
             if number is None or not OPTION_INT_RANGE[0] <= number <= OPTION_INT_RANGE[1]:
-                raise _bad_number(param, ctx, value, "is out of range (a 64-bit whole number)")
+                raise _bad_value(param, ctx, value, "is out of range (a 64-bit whole number)")
             return in_range(number)
 
         return convert_int
@@ -221,7 +221,7 @@ def _plain_converter(descriptor):
 
         def convert_float(value, param, ctx):
             if isinstance(value, str) and _NOT_FINITE.fullmatch(value.strip()):
-                raise _bad_number(param, ctx, value, "is not a finite number")
+                raise _bad_value(param, ctx, value, "is not a finite number")
             if type(value) in (int, float):
                 number = float(value)
             elif isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
@@ -229,7 +229,7 @@ def _plain_converter(descriptor):
             else:
                 return _TYPER_WAY
             if not math.isfinite(number):
-                raise _bad_number(param, ctx, value, "is out of range (a finite number)")
+                raise _bad_value(param, ctx, value, "is out of range (a finite number)")
             return in_range(number)
 
         return convert_float
@@ -239,14 +239,16 @@ def _plain_converter(descriptor):
         def convert_path(value, param, ctx):
             if not isinstance(value, (str, Path)) or value == "":
                 return _TYPER_WAY
+            if "\0" in str(value):  # no file name holds one (os calls raise ValueError on it)
+                raise _bad_value(param, ctx, value, "is not a file name (it holds a NUL byte)")
             return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
 
         return convert_path
     return None
 
 
-def _bad_number(param, ctx, value, why: str) -> Exception:
-    """The usage error (exit 2) of a number option's value, shown as click shows its own."""
+def _bad_value(param, ctx, value, why: str) -> Exception:
+    """The usage error (exit 2) of an option's value (a number, a path), shown as click shows its own."""
     try:
         from typer._click.exceptions import BadParameter  # newer Typer carries its own click
     except ImportError:  # pragma: no cover - older Typer

@@ -4,6 +4,7 @@ Polish alphabetical, length, probability or tile-point order; one word per line 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,7 @@ from typing import Annotated
 import typer
 
 from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, LexiconOption, Output, RulesOption, app
+from literaki_cli.errors import InputError
 
 WORDS_EPILOG = """\b
 Examples:
@@ -28,6 +30,38 @@ Pattern: ? (or .) one letter, * any run of letters, \\[abc] one of, \\[^abc] non
 in Polish order, a letter itself (case never matters); it matches the whole word.  --regex is a
 Python regular expression matched anywhere in the word (anchor it with ^ and $).
 """
+
+_WHOLE = re.compile(r"[+-]?[0-9](?:_?[0-9])*")
+#: Where a number given is cut: more words or letters than any lexicon has, and still an int64.
+_HUGE = 10**18
+
+
+def _number(option: str, least: int, what: str):
+    """Typer's parser of the whole-number option ``option``: one line naming the option and the
+    value (exit 2) for a value that is no whole number or is below ``least``.  A number of any
+    size is taken: past :data:`_HUGE` (a limit past every word, a length past the longest word)
+    it is cut to it, which answers the same, so nothing of 10**30 reaches the compiled walk."""
+
+    def parse(text: str) -> int:
+        value = text.strip()
+        if not _WHOLE.fullmatch(value):
+            raise InputError(f"{option} {_quoted(text)}: give a whole number")
+        digits = value.lstrip("+-").replace("_", "").lstrip("0") or "0"
+        number = min(int(digits), _HUGE) if len(digits) <= 19 else _HUGE  # int() takes 4,300 digits at most
+        number = -number if value.startswith("-") else number
+        if number < least:
+            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value):,} characters)"
+            raise InputError(f"{option} {shown}: give a number of {what}, at least {least}")
+        return number
+
+    return parse
+
+
+def _quoted(text: str) -> str:
+    from literaki_cli.wordstudy.automaton import quoted
+
+    return quoted(text)
+
 
 ORDER_HELP = (
     "alpha (Polish alphabetical, the default), length (shortest first), probability (shortest first, "
@@ -56,9 +90,24 @@ def words_command(
     ] = None,
     starts: Annotated[str | None, typer.Option("--starts", metavar="LETTERS", help="Words starting so.")] = None,
     ends: Annotated[str | None, typer.Option("--ends", metavar="LETTERS", help="Words ending so.")] = None,
-    length: Annotated[int | None, typer.Option("--length", "-n", metavar="N", help="Words of N letters.")] = None,
-    min_length: Annotated[int | None, typer.Option("--min-length", metavar="N", help="At least N letters.")] = None,
-    max_length: Annotated[int | None, typer.Option("--max-length", metavar="N", help="At most N letters.")] = None,
+    length: Annotated[
+        int | None,
+        typer.Option(
+            "--length", "-n", metavar="N", parser=_number("--length", 1, "letters"), help="Words of N letters."
+        ),
+    ] = None,
+    min_length: Annotated[
+        int | None,
+        typer.Option(
+            "--min-length", metavar="N", parser=_number("--min-length", 1, "letters"), help="At least N letters."
+        ),
+    ] = None,
+    max_length: Annotated[
+        int | None,
+        typer.Option(
+            "--max-length", metavar="N", parser=_number("--max-length", 1, "letters"), help="At most N letters."
+        ),
+    ] = None,
     hooks: Annotated[
         list[str] | None,
         typer.Option("--hooks", metavar="WORD", help="Front and back hooks of WORD instead of a search (repeatable)."),
@@ -78,7 +127,11 @@ def words_command(
     count: Annotated[bool, typer.Option("--count", "-c", help="Print only how many words match.")] = False,
     limit: Annotated[
         int | None,
-        typer.Option(min=0, metavar="N", help="At most N words (with --extensions: N containing words; 0 = all)."),
+        typer.Option(
+            metavar="N",
+            parser=_number("--limit", 0, "words"),
+            help="At most N words (with --extensions: N containing words; 0 = all).",
+        ),
     ] = None,
     since: Annotated[
         Path | None,
@@ -98,13 +151,12 @@ def words_command(
 
     Every filter given must hold (they are ANDed).  Exit 0 when a word is found, 1 when none is, 2 on errors.
     """
-    from literaki_cli.errors import InputError
     from literaki_cli.wordstudy.search import ORDERS, WordQuery
 
     if pattern_argument is not None and pattern is not None:
         raise InputError("give the pattern as an argument or as --pattern, not both")
     if order not in ORDERS:
-        raise InputError(f"--order {order!r}: choose one of {', '.join(ORDERS)}")
+        raise InputError(f"--order {_quoted(order)}: choose one of {', '.join(ORDERS)}")
     if new_only and since is None:
         raise InputError("--new-only needs --since OLD")
     if json_out and details:
@@ -120,9 +172,9 @@ def words_command(
         return
     if extensions:
         raise InputError("--extensions goes with --hooks WORD")
-    compiled = query.compile()  # bad input fails before the lexicon is opened
+    query.check()  # bad input fails before the lexicon is opened
     shown = _Shown(order, reverse, json_out, details, count, limit or None, since, new_only)
-    raise typer.Exit(_search_mode(compiled, shown, popular, variant, rules, lexicon))
+    raise typer.Exit(_search_mode(query, shown, popular, variant, rules, lexicon))
 
 
 def _open(lexicon: Path | None, popular: bool):
@@ -146,12 +198,13 @@ class _Shown:
     new_only: bool
 
 
-def _search_mode(compiled, shown: _Shown, popular: bool, variant: str | None, rules: Path | None,
+def _search_mode(query, shown: _Shown, popular: bool, variant: str | None, rules: Path | None,
                  lexicon: Path | None) -> int:  # fmt: skip
     """Run the search and print its answer; the exit code."""
     from literaki_cli.wordstudy.search import WordFacts, order_words
 
     lex, word_set = _open(lexicon, popular)
+    compiled = query.compile(word_set.max_length)  # for the lexicon's longest word: the smallest automaton
     marker = _since_marker(shown.since, lex) if shown.since is not None else None
     out = Output()
     if shown.count and marker is None:
@@ -216,14 +269,18 @@ def _since_marker(since: Path, lex):
 def _hooks_mode(words: list[str], extensions: bool, json_out: bool, limit: int | None, popular: bool,
                 lexicon: Path | None) -> None:  # fmt: skip
     from literaki_cli.engine import alphabet
-    from literaki_cli.errors import InputError
     from literaki_cli.wordstudy.search import containing, hooks_of
 
     normalized = []
     for word in words:
         norm = alphabet.normalize(word.strip())
-        if not norm or any(ch not in alphabet.CODE_OF for ch in norm):
-            raise InputError(f"--hooks {word!r}: give a word of letters")
+        if not norm:
+            raise InputError(f"--hooks {_quoted(word)}: give a word of letters")
+        for i, ch in enumerate(norm, 1):
+            if ch not in alphabet.CODE_OF:
+                raise InputError(
+                    f"--hooks {_quoted(word)}: character {i} {ch!r} is not a letter (give a word of letters)"
+                )
         normalized.append(norm)
     _, word_set = _open(lexicon, popular)
     out = Output()

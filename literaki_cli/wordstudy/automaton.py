@@ -14,6 +14,10 @@ conditions on epsilon moves: ``^``/``\\A`` only before the first letter, ``$``/`
 last, ``\\b`` at either end, ``\\B`` between two letters.  Back-references, look-arounds, atomic
 groups and possessive repeats are not regular: :class:`NotRegular` is raised and the caller
 filters with ``re`` instead.
+
+A filter no word of the lexicon can meet because it needs more letters than the longest word
+(``--contains`` of 10,000 letters, a pattern of 100,000 ``?``) compiles at once into the dead
+automaton: nothing is built for it, so no input makes the subset construction slow.
 """
 
 from __future__ import annotations
@@ -42,6 +46,14 @@ ALWAYS, AT_START, AT_END, AT_BOUNDARY, NOT_BOUNDARY = range(5)
 #: Determinised automata larger than this are refused (a pattern no player writes).
 MAX_DFA_STATES = 20_000
 MAX_NFA_STATES = 50_000
+#: Nondeterministic states the subset construction may visit in all (a few seconds of work; the
+#: largest automata of sensible filters take a tenth of it): past this, the search is too complex.
+MAX_CLOSURE_WORK = 10_000_000
+#: Levels of nesting of a filter's syntax tree (a regex group is two or three): the automaton is
+#: built by recursion, which must stay well inside Python's limit.
+MAX_NESTING = 200
+#: Characters of a value an error message quotes whole; a longer one is cut and its length said.
+QUOTED_CHARS = 60
 
 # The filters' syntax tree: ("set", mask) one letter of the set; ("cat", [nodes]); ("alt", [nodes]);
 # ("rep", node, min, max or None); ("assert", condition) a zero-width condition.
@@ -50,6 +62,19 @@ Node = tuple
 
 class NotRegular(Exception):
     """A regular expression using a feature no finite automaton has (a back-reference, a look-around)."""
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message quotes it: its repr, cut short (with its length) when long,
+    so that a pasted page of text still gives one short line."""
+    if len(text) <= QUOTED_CHARS:
+        return repr(text)
+    return f"{text[: QUOTED_CHARS - 20]!r}... ({len(text):,} characters)"
+
+
+def too_complex() -> InputError:
+    """The refusal of a filter whose automaton would be too large or too slow to build."""
+    return InputError("the search is too complex (too many automaton states); simplify the pattern")
 
 
 def letter_bit(ch: str) -> int:
@@ -80,7 +105,7 @@ def parse_pattern(text: str, where: str = "--pattern") -> Node:
     other, ``[a-ć]`` a range in Polish alphabetical order, a letter itself (either case)."""
     pattern = alphabet.normalize(text.strip())
     if not pattern:
-        raise InputError(f"{where} {text!r}: empty pattern")
+        raise InputError(f"{where} {quoted(text)}: empty pattern")
     items: list[Node] = []
     i = 0
     while i < len(pattern):
@@ -88,17 +113,18 @@ def parse_pattern(text: str, where: str = "--pattern") -> Node:
         if ch in "?.":
             items.append(("set", ALL_LETTERS))
         elif ch == "*":
-            items.append(any_run())
+            if not items or items[-1] != any_run():  # '**' is '*'
+                items.append(any_run())
         elif ch == "[":
             close = pattern.find("]", i + 1)
             if close < 0:
-                raise InputError(f"{where} {text!r}: '[' at character {i + 1} has no closing ']'")
+                raise InputError(f"{where} {quoted(text)}: '[' at character {i + 1} has no closing ']'")
             items.append(("set", _pattern_class(pattern[i + 1 : close], text, where)))
             i = close
         elif ch in alphabet.CODE_OF:
             items.append(("set", letter_bit(ch)))
         else:
-            raise InputError(f"{where} {text!r}: character {i + 1} {ch!r} is not a letter, '?', '*' or '[...]'")
+            raise InputError(f"{where} {quoted(text)}: character {i + 1} {ch!r} is not a letter, '?', '*' or '[...]'")
         i += 1
     return ("cat", items)
 
@@ -108,17 +134,17 @@ def _pattern_class(body: str, text: str, where: str) -> int:
     if negate:
         body = body[1:]
     if not body:
-        raise InputError(f"{where} {text!r}: an empty letter class '[]'")
+        raise InputError(f"{where} {quoted(text)}: an empty letter class '[]'")
     mask = 0
     i = 0
     while i < len(body):
         ch = body[i]
         if ch not in alphabet.CODE_OF:
-            raise InputError(f"{where} {text!r}: {ch!r} in a letter class is not a letter")
+            raise InputError(f"{where} {quoted(text)}: {ch!r} in a letter class is not a letter")
         if i + 2 < len(body) and body[i + 1] == "-":
             last = body[i + 2]
             if last not in alphabet.CODE_OF or alphabet.CODE_OF[last] < alphabet.CODE_OF[ch]:
-                raise InputError(f"{where} {text!r}: bad letter range {ch}-{last}")
+                raise InputError(f"{where} {quoted(text)}: bad letter range {ch}-{last}")
             for code in range(alphabet.CODE_OF[ch], alphabet.CODE_OF[last] + 1):
                 mask |= 1 << code
             i += 3
@@ -132,10 +158,10 @@ def literal(letters: str, where: str) -> Node:
     """The exact letters of ``--contains``/``--starts``/``--ends``: letters only, never empty."""
     word = alphabet.normalize(letters.strip())
     if not word:
-        raise InputError(f"{where} {letters!r}: empty")
+        raise InputError(f"{where} {quoted(letters)}: empty")
     for i, ch in enumerate(word, 1):
         if ch not in alphabet.CODE_OF:
-            raise InputError(f"{where} {letters!r}: character {i} {ch!r} is not a letter")
+            raise InputError(f"{where} {quoted(letters)}: character {i} {ch!r} is not a letter")
     return ("cat", [("set", letter_bit(ch)) for ch in word])
 
 
@@ -177,12 +203,32 @@ def parse_regex(text: str, where: str = "--regex") -> Node:
     unless anchored), case-insensitive.  :class:`InputError` for bad syntax, :class:`NotRegular`
     for a feature beyond finite automata."""
     source = alphabet.normalize_case_keeping(text)
+    if not source:
+        raise InputError(f"{where} '': empty (give '.' for every word)")
     try:
         parsed = sre_parse.parse(source, 0)
         re.compile(source, re.IGNORECASE)  # errors the parser leaves to the compiler
+        body = _regex_node(parsed)
     except (re.error, OverflowError, RecursionError) as exc:
-        raise InputError(f"{where} {text!r}: {exc}") from None
-    return ("cat", [any_run(), _regex_node(parsed), any_run()])
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise InputError(f"{where} {quoted(text)}: {reason}") from None
+    if _depth(body) > MAX_NESTING:
+        raise InputError(f"{where} {quoted(text)}: nested too deeply")
+    return ("cat", [any_run(), body, any_run()])
+
+
+def _depth(node: Node) -> int:
+    """How deep the syntax tree ``node`` is (counted without recursion)."""
+    deepest = 0
+    stack = [(node, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if item[0] in ("cat", "alt"):
+            stack.extend((child, depth + 1) for child in item[1])
+        elif item[0] == "rep":
+            stack.append((item[1], depth + 1))
+    return deepest
 
 
 def _regex_node(items) -> Node:
@@ -258,7 +304,7 @@ class _Builder:
 
     def state(self) -> int:
         if len(self.letter_moves) >= MAX_NFA_STATES:
-            raise InputError("the search is too complex (too many automaton states); simplify the pattern")
+            raise too_complex()
         self.letter_moves.append([])
         self.epsilon_moves.append([])
         return len(self.letter_moves) - 1
@@ -316,8 +362,33 @@ class _Builder:
 
 def build_nfa(node: Node, longest: int = 64) -> Nfa:
     builder = _Builder(longest)
-    start, final = builder.fragment(node)
+    try:
+        start, final = builder.fragment(node)
+    except RecursionError:
+        raise too_complex() from None
     return Nfa(builder.letter_moves, builder.epsilon_moves, start, final)
+
+
+def fewest_letters(node: Node) -> int:
+    """The fewest letters a word must have for ``node`` to accept it (a lower bound: a letter
+    set that matches nothing counts as one letter)."""
+    kind = node[0]
+    if kind == "set":
+        return 1
+    if kind == "assert":
+        return 0
+    if kind == "cat":
+        return sum(fewest_letters(child) for child in node[1])
+    if kind == "alt":
+        return min((fewest_letters(child) for child in node[1]), default=0)
+    if kind == "rep":
+        return node[2] * fewest_letters(node[1]) if node[2] else 0
+    raise ValueError(f"unknown node {kind!r}")
+
+
+def dead() -> Dfa:
+    """The automaton that accepts no word."""
+    return Dfa(np.zeros((2, WIDTH), dtype=np.int32), np.zeros(2, dtype=np.bool_))
 
 
 @dataclass(frozen=True)
@@ -362,7 +433,9 @@ def _allowed(condition: int, at_start: bool, at_end: bool) -> bool:
     return not at_start and not at_end
 
 
-def _closure(nfa: Nfa, states: frozenset[int], at_start: bool, at_end: bool) -> frozenset[int]:
+def _closure(nfa: Nfa, states: frozenset[int], at_start: bool, at_end: bool, work: list[int]) -> frozenset[int]:
+    """The states reachable from ``states`` by epsilon moves allowed there; ``work[0]`` counts
+    the states visited, against :data:`MAX_CLOSURE_WORK`."""
     seen = set(states)
     stack = list(states)
     while stack:
@@ -371,11 +444,23 @@ def _closure(nfa: Nfa, states: frozenset[int], at_start: bool, at_end: bool) -> 
             if target not in seen and _allowed(condition, at_start, at_end):
                 seen.add(target)
                 stack.append(target)
+    work[0] += len(seen)
+    if work[0] > MAX_CLOSURE_WORK:
+        raise too_complex()
     return frozenset(seen)
 
 
 def compile_filters(nodes: list[Node], longest: int = 64) -> Dfa:
-    """One automaton accepting exactly the words every node accepts (no node: every word)."""
+    """One automaton accepting exactly the words every node accepts (no node: every word).
+
+    A node that needs more than ``longest`` letters accepts no word that short: the answer is
+    the dead automaton, found before anything is built (so its size costs nothing)."""
+    try:
+        beyond = any(fewest_letters(node) > longest for node in nodes)
+    except RecursionError:
+        raise too_complex() from None
+    if beyond:
+        return dead()
     nfas = [build_nfa(node, longest) for node in nodes]
     # A state is (before the first letter?, one raw state set per automaton); the closure is
     # taken when stepping (the word goes on) or when accepting (the word ends here).
@@ -385,18 +470,26 @@ def compile_filters(nodes: list[Node], longest: int = 64) -> Dfa:
     rows: list[list[int]] = []
     accepting: list[bool] = []
     step_cache: dict[tuple[int, bool, frozenset[int]], list[frozenset[int]]] = {}
+    work = [0]
 
     def moves(i: int, at_start: bool, raw: frozenset[int]) -> list[frozenset[int]]:
         key = (i, at_start, raw)
         if key not in step_cache:
             nfa = nfas[i]
-            targets: list[set[int]] = [set() for _ in range(WIDTH)]
-            for state in _closure(nfa, raw, at_start, False):
+            by_mask: dict[int, list[int]] = {}
+            for state in _closure(nfa, raw, at_start, False, work):
                 for mask, target in nfa.letter_moves[state]:
-                    for code in range(1, WIDTH):
-                        if mask >> code & 1:
-                            targets[code].add(target)
-            step_cache[key] = [frozenset(t) for t in targets]
+                    by_mask.setdefault(mask, []).append(target)
+            # The letters that lie in the same masks step to the same set: one union for each.
+            classes: dict[tuple[int, ...], list[int]] = {}
+            for code in range(1, WIDTH):
+                classes.setdefault(tuple(mask for mask in by_mask if mask >> code & 1), []).append(code)
+            targets: list[frozenset[int]] = [frozenset()] * WIDTH
+            for masks, codes in classes.items():
+                step = frozenset().union(*(by_mask[mask] for mask in masks))
+                for code in codes:
+                    targets[code] = step
+            step_cache[key] = targets
         return step_cache[key]
 
     position = 0
@@ -412,12 +505,12 @@ def compile_filters(nodes: list[Node], longest: int = 64) -> Dfa:
             key = (False, nxt)
             if key not in ids:
                 if len(ids) >= MAX_DFA_STATES:
-                    raise InputError("the search is too complex (too many automaton states); simplify the pattern")
+                    raise too_complex()
                 ids[key] = len(ids) + 1
                 order.append(key)
             row[code] = ids[key]
         rows.append(row)
-        ends_here = all(nfa.final in _closure(nfa, raw, False, True) for nfa, raw in zip(nfas, raws, strict=True))
+        ends_here = all(nfa.final in _closure(nfa, raw, False, True, work) for nfa, raw in zip(nfas, raws, strict=True))
         accepting.append(not at_start and ends_here)
     return _pruned(rows, accepting)
 

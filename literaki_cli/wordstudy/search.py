@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import threading
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -18,9 +20,9 @@ import numpy as np
 
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.lexicon import WordSet, encode_many
-from literaki_cli.engine.position import normalize_rack
 from literaki_cli.errors import InputError
 from literaki_cli.wordstudy import automaton, collation, kernels
+from literaki_cli.wordstudy.automaton import quoted
 from literaki_cli.wordstudy.probability import ProbabilityRanks, TileBag
 
 #: The orders of the answer: alphabetical (Polish), by length, by probability, by tile points.
@@ -29,6 +31,10 @@ ORDERS = ("alpha", "length", "probability", "points")
 LONGEST = 64
 #: The fewest letters of a subanagram (a word of one letter is no word).
 MIN_SUBANAGRAM = 2
+#: Seconds ``re`` may take over the words for a regular expression no automaton has (a
+#: back-reference, a look-around; a heavy one over every word of SJP takes about 15 s): one that
+#: backtracks without end, as ``^(.|.)*\1z$`` does, is refused then instead of running for hours.
+POST_FILTER_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,23 @@ class WordQuery:
     max_length: int | None = None
 
     def compile(self, longest: int = LONGEST) -> CompiledQuery:
-        """The automaton, length bounds and rack of the query; InputError naming a bad value."""
+        """The automaton, length bounds and rack of the query, for words of at most ``longest``
+        letters (the lexicon's ``max_length``: the smaller, the smaller the automaton);
+        InputError naming a bad value."""
+        nodes, post_filter, low, high, rack, blanks, use_rack = self._parts(longest)
+        dfa = automaton.compile_filters(nodes, longest)
+        # Lengths as the graph walk takes them: any number of letters past the longest word finds
+        # the same nothing (and 10**30 is no int64).
+        low = min(low, longest + 1)
+        return CompiledQuery(dfa, low, high, rack, blanks, use_rack, post_filter)
+
+    def check(self) -> None:
+        """InputError naming a bad value, if any: every value read as :meth:`compile` reads it,
+        without building the automaton (cheap, so bad input fails before the lexicon is opened)."""
+        self._parts(LONGEST)
+
+    def _parts(self, longest: int) -> tuple:
+        """(filter nodes, re post filter, fewest and most letters, rack, blanks, whether a rack)."""
         nodes = []
         if self.pattern is not None:
             nodes.append(automaton.parse_pattern(self.pattern))
@@ -82,9 +104,7 @@ class WordQuery:
         tiles = self.anagram if self.anagram is not None else self.subanagram
         if tiles is not None:
             where = "--anagram" if self.anagram is not None else "--subanagram"
-            letters = normalize_rack(tiles, where)
-            if not letters:
-                raise InputError(f"{where} {tiles!r}: no tiles")
+            letters = _rack_letters(tiles, where)
             use_rack = True
             for ch in letters:
                 if ch == "?":
@@ -95,13 +115,23 @@ class WordQuery:
                 low, high = max(low, len(letters)), min(high, len(letters))
             else:
                 low, high = max(low, MIN_SUBANAGRAM), min(high, len(letters))
-        dfa = automaton.compile_filters(nodes, longest)
-        return CompiledQuery(dfa, low, high, rack, blanks, use_rack, post_filter)
+        return nodes, post_filter, low, high, rack, blanks, use_rack
 
     @property
     def is_empty(self) -> bool:
         """No filter at all: the query lists the whole lexicon."""
         return all(getattr(self, name) is None for name in self.__dataclass_fields__)
+
+
+def _rack_letters(tiles: str, where: str) -> str:
+    """The tiles of ``--anagram``/``--subanagram`` as lower-case letters and '?' blanks."""
+    letters = alphabet.normalize(tiles.strip())
+    if not letters:
+        raise InputError(f"{where} {quoted(tiles)}: no tiles")
+    for i, ch in enumerate(letters, 1):
+        if ch != "?" and not alphabet.is_polish_letter(ch):
+            raise InputError(f"{where} {quoted(tiles)}: character {i} {ch!r} is not a Polish letter or '?'")
+    return letters
 
 
 @dataclass(frozen=True)
@@ -126,7 +156,8 @@ class CompiledQuery:
         """The words found, as a flat code buffer in Polish alphabetical order (the first
         ``limit`` of them when given; the post filter, if any, not yet applied)."""
         walk_limit = 0 if (limit is None or self.post_filter is not None) else limit
-        words = word_set.count if walk_limit == 0 else min(walk_limit, word_set.count)
+        walk_limit = min(walk_limit, word_set.count)  # a limit past every word is none (and no int64)
+        words = word_set.count if walk_limit == 0 else walk_limit
         capacity = words * (min(self.max_length, word_set.max_length) + 1) + 1
         out = np.empty(capacity, dtype=np.uint8)  # untouched pages cost nothing
         _, n_bytes = self._walk(word_set, walk_limit, out)
@@ -142,7 +173,7 @@ class CompiledQuery:
         if resort and any(letter in text for letter in collation.OUT_OF_CODE_ORDER):
             found = collation.polish_sorted(found)
         if self.post_filter is not None:
-            found = [w for w in found if self.post_filter.search(w)]
+            found = _filtered(self.post_filter, found, POST_FILTER_SECONDS)
         return found if limit is None else found[:limit]
 
     def count(self, word_set: WordSet) -> int:
@@ -151,6 +182,40 @@ class CompiledQuery:
             return len(self.words(word_set))
         found, _ = self._walk(word_set, 0, np.empty(0, dtype=np.uint8))
         return int(found)
+
+
+class _OutOfTime(Exception):
+    """The post filter's time is up."""
+
+
+def _filtered(post_filter: re.Pattern, words: list[str], seconds: float | None) -> list[str]:
+    """The words ``post_filter`` finds something in; InputError when ``re`` takes longer than
+    ``seconds`` over them (it backtracks without end).  ``re`` stops for signals, so a timer
+    (SIGALRM, on the main thread where there is one) ends it; elsewhere it runs to the end."""
+    if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        return [w for w in words if post_filter.search(w)]
+    armed = [True]
+
+    def out_of_time(signum, frame):
+        if armed[0]:
+            raise _OutOfTime
+
+    before = signal.signal(signal.SIGALRM, out_of_time)
+    pending, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        try:
+            return [w for w in words if post_filter.search(w)]
+        finally:
+            armed[0] = False
+            left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if before is None else before)
+            if pending:  # someone else's timer: put it back, less the time spent here
+                signal.setitimer(signal.ITIMER_REAL, max(pending - (seconds - left), 1e-6), interval)
+    except _OutOfTime:
+        raise InputError(
+            f"--regex {quoted(post_filter.pattern)}: still matching after {seconds:g} s (a back-reference or"
+            " look-around that backtracks without end); simplify it, or narrow the words with other filters"
+        ) from None
 
 
 def find_words(word_set: WordSet, query: WordQuery, limit: int | None = None, letters: str | None = None) -> list[str]:
@@ -184,7 +249,7 @@ def hooks_of(word_set: WordSet, words: list[str]) -> list[tuple[list[str], list[
 
 def containing(word_set: WordSet, word: str) -> list[str]:
     """Every longer word of ``word_set`` containing ``word`` (normalised), in Polish order."""
-    if not word or any(ch not in alphabet.CODE_OF for ch in word):
+    if not word or len(word) >= word_set.max_length or any(ch not in alphabet.CODE_OF for ch in word):
         return []
     query = WordQuery(contains=word, min_length=len(word) + 1)
     return query.compile(word_set.max_length).words(word_set)
@@ -303,7 +368,7 @@ def order_words(words: list[str], order: str, facts: WordFacts | None = None, re
 
     ``reverse`` turns the order round (ties stay alphabetical)."""
     if order not in ORDERS:
-        raise InputError(f"--order {order!r}: choose one of {', '.join(ORDERS)}")
+        raise InputError(f"--order {quoted(order)}: choose one of {', '.join(ORDERS)}")
     if order == "alpha":
         return words[::-1] if reverse else list(words)
     position = np.arange(len(words))
