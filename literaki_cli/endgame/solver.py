@@ -238,7 +238,12 @@ class EndgameSolver:
     def _deepen(self, state: SearchState, moves: np.ndarray, side: int, passes: int, limit: int,
                 keep: int) -> _Iteration:  # fmt: skip
         """Iterative deepening over the root ``moves`` up to ``limit`` plies (or the deadline):
-        the last complete iteration."""
+        the last complete iteration.
+
+        The search needs one answer, so a first iteration that the limits cut is searched
+        again to its end without them; that is the last: the limits are spent, and the
+        deeper iterations never start (else they would run with no limit at all).  The work
+        stays within the limits plus one iteration of one ply (a node for each first move)."""
         counters = state.counters
         counters[ABORTED] = 0
         order = np.zeros(len(moves), dtype=np.int64)  # the first iteration's: as every node orders its moves
@@ -252,17 +257,30 @@ class EndgameSolver:
             values = np.full(len(moves), -search.INFINITY, dtype=np.int64)
             exact = np.zeros(len(moves), dtype=np.bool_)
             search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
-            if counters[ABORTED]:
+            cut = bool(counters[ABORTED])
+            if cut:
                 if done is not None:
                     break
-                state.limits[:] = np.inf  # one ply at least, whatever the limits say
-                counters[ABORTED] = 0
-                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+                self._search_unlimited(state, moves, order, depth, keep, side, passes, values, exact)
             done = _Iteration(depth, values, exact, bool(counters[HORIZON] == 0))
-            if done.solved:
+            if done.solved or cut:
                 break
             order = np.lexsort((order.argsort(), -values))  # by value, ties in the last order
         return done
+
+    def _search_unlimited(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, keep: int,
+                          side: int, passes: int, values: np.ndarray, exact: np.ndarray) -> None:  # fmt: skip
+        """The iteration the limits cut, searched again whole (one ply at least, whatever the
+        limits say), the limits put back after it; a Ctrl-C during it still stops it, and is
+        kept in the limits put back."""
+        limits = state.limits.copy()
+        state.limits[:] = np.inf
+        state.counters[ABORTED] = 0
+        state.counters[HORIZON] = 0
+        try:
+            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+        finally:
+            np.minimum(limits, state.limits, out=state.limits)
 
     def _line(self, state: SearchState, first: np.ndarray, passes: int, found: _Iteration, racks):
         """The principal variation from the first move ``first``: each next move the best of a
