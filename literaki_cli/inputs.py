@@ -24,7 +24,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, LiterakiError
 
 #: Bytes a data file (levels, rules, a win model, a run's settings, a game record) may have.
 MAX_DATA_BYTES = 16 << 20
@@ -52,29 +52,30 @@ def shown(value: object, limit: int = 40, quote: bool = True) -> str:
 # --------------------------------------------------------------------------- files
 
 
-def open_input(path: Path | str, what: str = "file") -> int:
+def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] = InputError) -> int:
     """A read-only descriptor of the regular file ``path``; InputError for anything else.
 
     Opened without blocking, so a FIFO (with or without a writer) or a device is refused at
-    once instead of hanging or streaming for ever.  ``what`` names the file's role in errors.
+    once instead of hanging or streaming for ever.  ``what`` names the file's role in errors,
+    ``error`` their class (InputError, or LexiconError for a lexicon).
     """
     name = os.fspath(path)
     if "\0" in name:
-        raise InputError(f"{shown(name)}: a file name cannot hold a NUL byte")
+        raise error(f"{shown(name)}: a file name cannot hold a NUL byte")
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
+        raise error(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise InputError(f"{name}: is a directory, not a {what}") from None
+        raise error(f"{name}: is a directory, not a {what}") from None
     except OSError as exc:
-        raise InputError(f"{name}: cannot open: {exc.strerror or exc}") from None
+        raise error(f"{name}: cannot open: {exc.strerror or exc}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise InputError(f"{name}: is a directory, not a {what}")
+            raise error(f"{name}: is a directory, not a {what}")
         if not stat.S_ISREG(mode):
-            raise InputError(f"{name}: {_kind_of(mode)}, not a {what} (give a regular file)")
+            raise error(f"{name}: {_kind_of(mode)}, not a {what} (give a regular file)")
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)

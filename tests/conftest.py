@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import shutil
+import signal
 import site
 import subprocess
 import sys
 import sysconfig
 import venv
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,22 @@ def flowing_lexicon(tmp_path_factory, variant):
 
 
 # --------------------------------------------------------------------------- shared helpers
+@contextmanager
+def time_limit(seconds: int):
+    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``: a guard
+    against a hang (a FIFO read, a quadratic loop), never a timed assert on the work."""
+
+    def expired(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
 
 #: Computer levels for self-play tests over the flowing lexicon (every word is "all" vocabulary),
 #: ranking by score alone (tests of leave values bring their own leave files).

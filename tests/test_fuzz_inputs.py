@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,26 +31,11 @@ from literaki_cli.inputs import (
     read_input_bytes,
     whole_number,
 )
+from tests.conftest import time_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = str(ROOT / "examples" / "board.txt")
 GRID = "KOTŁAZERWĄIMIONPASEKRUCHY"
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
-
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def strict_json(text: str):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-import signal
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,24 +15,9 @@ from hypothesis import strategies as st
 from literaki_cli.errors import InputError
 from literaki_cli.games.grid5 import load_grid_rules
 from literaki_cli.games.players import load_levels
+from tests.conftest import time_limit
 
 GRID5_TOML = (Path(__file__).resolve().parent.parent / "literaki_cli" / "games" / "grid5.toml").read_text("utf-8")
-
-
-@contextmanager
-def time_limit(seconds: int):
-    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
-
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def toml_value(value) -> str:

@@ -10,9 +10,7 @@ import io
 import json
 import math
 import os
-import signal
 import zipfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -22,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from literaki_cli.datafiles import board_run_settings
-from literaki_cli.equity.leaves import ENV_VAR, FORMAT, FORMAT_VERSION, MAX_LEAVE_VALUE, N_FEATURES, load_leaves
+from literaki_cli.equity.leaves import ENV_VAR, MAX_LEAVE_VALUE, N_FEATURES, load_leaves
 from literaki_cli.errors import InputError
-from tests.conftest import run_cli
-from tests.test_equity import DESIGNED_TURNS, LEARNED, hand_table, random_turns, write_run
+from tests.conftest import run_cli, time_limit
+from tests.test_equity import DESIGNED_TURNS, LEARNED, good_arrays, hand_table, random_turns, write_run
 from tests.test_leaves_cli import EMPTY, one_line_error
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -42,23 +40,6 @@ def strict_json(text: str):
 
 def json_lines(text: str) -> list:
     return [strict_json(line) for line in text.splitlines() if line.strip()]
-
-
-@contextmanager
-def hang_guard(seconds: int = 120):
-    """Fail instead of hanging the suite if a command blocks (e.g. on a FIFO): not a time limit
-    on the work, which takes a fraction of a second."""
-
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def nothing_written(out: Path) -> None:
@@ -80,15 +61,6 @@ def good_or_refused(code: int, out: str, err: str, path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- leave files made by hand
-
-
-def good_arrays() -> dict[str, np.ndarray]:
-    table = hand_table()
-    return {
-        "keys": table.keys, "values": table.values.astype(np.float32), "coef": table.coef,
-        "colour_of": table.colour_of, "vowel": table.vowel,
-        "meta": np.array(json.dumps({"format": FORMAT, "version": FORMAT_VERSION})),
-    }  # fmt: skip
 
 
 def npz(path: Path, **changes) -> Path:
@@ -241,7 +213,7 @@ def test_pipes_devices_folders_and_huge_files_are_refused_without_reading_them(c
     cases = [(fifo, "pipe"), ("/dev/zero", "device"), (tmp_path / "zero.leaves", "device"),
              (tmp_path, "directory"), (sparse, "too large"), (tmp_path / "dangling.leaves", "no such"),
              (tmp_path / "missing.leaves", "no such")]  # fmt: skip
-    with hang_guard():
+    with time_limit(120):
         for path, why in cases:
             one_line_error(*show(capsys, path), str(path), why)
 
@@ -331,7 +303,7 @@ def test_solve_and_simulate_refuse_a_bad_leave_file_from_the_environment(capsys,
         BAD_LEAVE_FILES[case](path)
     monkeypatch.setenv(ENV_VAR, str(path))
     lexicon = str(flowing_lexicon.path)
-    with hang_guard():
+    with time_limit(120):
         one_line_error(*run_cli(capsys, "solve", "--lexicon", lexicon, EMPTY, "--rack", "KOTAEE", "--json"),
                        "env.leaves")  # fmt: skip
         one_line_error(*run_cli(capsys, "leaves", "show", "ab", "--json"), "env.leaves")
@@ -673,7 +645,7 @@ def test_a_turns_table_that_is_no_table_is_one_line(capsys, tmp_path):
     folder = write_run(tmp_path / "fifo", DESIGNED_TURNS)
     (folder / "turns.parquet").unlink()
     os.mkfifo(folder / "turns.parquet")
-    with hang_guard():
+    with time_limit(120):
         one_line_error(*train(capsys, folder, out), "no turns table")
     nothing_written(out)
 
@@ -728,7 +700,7 @@ def test_run_json_absent_is_literaki_and_unreadable_is_an_error(capsys, tmp_path
     out = tmp_path / "a.leaves"
     trained_and_readable(capsys, *train(capsys, folder, out), out)
     os.mkfifo(folder / "run.json")
-    with hang_guard():
+    with time_limit(120):
         one_line_error(*train(capsys, folder, tmp_path / "b.leaves"), "run.json", "pipe")
     (folder / "run.json").unlink()
     (folder / "run.json").mkdir()

@@ -71,7 +71,7 @@ def test_wrong_version_and_magic(container):
 
 
 def test_missing_file_and_directory(tmp_path):
-    with pytest.raises(LexiconError, match="not found"):
+    with pytest.raises(LexiconError, match="no such file"):
         lexfile.read_container(tmp_path / "nope.lexicon")
     with pytest.raises(LexiconError, match="directory"):
         lexfile.read_container(tmp_path)

@@ -183,7 +183,7 @@ def test_fifo_is_refused_without_hanging(tmp_path):
         with open(fifo, "wb"):
             pass
         pytest.fail("opening a FIFO as the lexicon hangs")
-    assert "not a regular file" in str(outcome[0].value)
+    assert "lexicon.fifo: a pipe, not a lexicon file" in str(outcome[0].value)
 
 
 def test_garbage_with_a_huge_header_length_is_refused(tmp_path):

@@ -24,7 +24,6 @@ import json
 import mmap
 import os
 import re
-import stat
 import struct
 import tempfile
 import time
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from literaki_cli.errors import LexiconError
-from literaki_cli.inputs import dumps_json
+from literaki_cli.inputs import dumps_json, open_input
 
 try:
     import fcntl
@@ -226,22 +225,9 @@ ALLOWED_DTYPES = frozenset({"|u1", "|i1", "<u2", "<i2", "<u4", "<i4", "<u8", "<i
 def _open_regular(path: Path) -> tuple[mmap.mmap, int]:
     """Map ``path`` read-only; refuses anything but a regular file without
     blocking on it (a FIFO would hang a plain open)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise LexiconError(f"{path}: lexicon file not found") from None
-    except IsADirectoryError:
-        raise LexiconError(f"{path}: is a directory, not a lexicon file") from None
-    except PermissionError:
-        raise LexiconError(f"{path}: permission denied") from None
-    except OSError as exc:
-        raise LexiconError(f"{path}: cannot open the lexicon file: {exc.strerror}") from None
+    fd = open_input(path, "lexicon file", error=LexiconError)
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise LexiconError(f"{path}: is a directory, not a lexicon file")
-        if not stat.S_ISREG(info.st_mode):
-            raise LexiconError(f"{path}: not a regular file (a pipe or device cannot hold a lexicon)")
         if info.st_size < _PREFIX.size:
             raise LexiconError(f"{path}: not a literaki lexicon file (only {info.st_size} bytes)")
         try:
