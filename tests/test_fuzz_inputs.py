@@ -369,3 +369,29 @@ def test_batch_ids_that_are_not_strict_json_text_are_line_errors(tmp_path, lexic
         assert answers[len(bad_ids)]["id"] == "last"
         if command == "solve":
             assert "error" not in answers[len(bad_ids)]
+
+
+# --------------------------------------------------------------------------- cluster addresses
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [("a" * 64 + ":6379", "is not a host name"), ("ray://" + "ż" * 70 + ":1", "is not a host name"),
+     ("h\udcff:10001", "is not a host name"), ("a..b:1", "is not a host name"), ("x" * 300 + ":1", "is not a host"),
+     ("localhost:99999", "port 99999 is not between 1 and 65535"), ("localhost:0", "port 0 is not between"),
+     ("nohost", "give auto, HOST:PORT")],
+)  # fmt: skip
+def test_ray_addresses_are_checked_before_any_connection(capsys, address, message):
+    code, _, err = run_cli(capsys, ["simulate", "--games", "1", "--ray", address], seconds=20)
+    assert code == 2 and message in err and len(err.splitlines()) == 1, err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_any_ray_address_is_taken_or_refused_in_one_line(address):
+    from literaki_cli.cluster.raysim import check_address
+
+    try:
+        assert check_address(address) == address
+    except InputError as exc:
+        assert str(exc).startswith("--ray ") and "\n" not in str(exc)
