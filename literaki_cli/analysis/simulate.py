@@ -8,7 +8,6 @@ continues with ``--resume DIR``.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import signal
@@ -21,8 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
+from literaki_cli.datafiles import RUN_FILE, RUN_SETTING_TYPES
 from literaki_cli.errors import InputError
-from literaki_cli.inputs import dumps_json
+from literaki_cli.inputs import dumps_json, read_json_file, shown
 
 TURN_COLUMNS = ["playerID", "gameID", "turn", "rack", "play", "score", "totalscore", "tilesplayed", "leave",
                 "equity", "tilesremaining", "oppscore"]  # fmt: skip
@@ -260,7 +260,6 @@ def _game_rows(game_id: int, game, players, stats: list[dict]) -> tuple[dict, li
 
 # --------------------------------------------------------------------------- the output folder
 
-RUN_FILE = "run.json"
 LOCK_FILE = ".simulate.lock"
 TABLES = ("turns", "players", "games")  # written in this order: games.parquet names the finished games
 REPORT_FILES = ("report.md", "report.json", "score_distribution.png", "points_per_turn.png")
@@ -359,30 +358,23 @@ def _prepare_folder(out_dir: Path, resume: bool, force: bool) -> None:
         return
     left = sorted(entry.name for entry in out_dir.iterdir() if entry.name != LOCK_FILE)
     if left:
-        shown = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
-        raise InputError(f"{out_dir}: not empty ({shown}); continue its run with --resume, "
+        listed = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
+        raise InputError(f"{out_dir}: not empty ({listed}); continue its run with --resume, "
                          "or replace it with --force (other files than a run's are left alone)")  # fmt: skip
 
 
 def load_run_config(out_dir: Path) -> RunConfig:
     """The settings of the run in ``out_dir`` (its run.json), checked field by field."""
     path = out_dir / RUN_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"{path}: not a run record ({exc})") from None
+    data = read_json_file(path, "run record")  # strict and bounded: a crafted file is one line
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a run record (a JSON object)")
-    kinds = {"players": list, "games": int, "seed": int, "variant": str, "rules": (str, type(None)),
-             "levels": (str, type(None)), "lexicon": str, "gcg": bool, "game": str,
-             "leaves": (str, type(None))}  # fmt: skip
     for key, value in data.items():
-        if key not in kinds:
+        if key not in RUN_SETTING_TYPES:
             raise InputError(f"{path}: unknown key {key!r}")
-        if not isinstance(value, kinds[key]) or (kinds[key] is int and isinstance(value, bool)):
-            raise InputError(f"{path}: key {key!r} has a bad value {value!r}")
+        kinds = RUN_SETTING_TYPES[key]
+        if not isinstance(value, kinds) or (int in kinds and isinstance(value, bool)):
+            raise InputError(f"{path}: key {key!r} has a bad value {shown(value)}")
     for key in ("players", "games", "seed"):
         if key not in data:
             raise InputError(f"{path}: missing key {key!r}")
