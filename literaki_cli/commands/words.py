@@ -13,6 +13,7 @@ import typer
 
 from literaki_cli.commands.common import EXIT_NEGATIVE, EXIT_OK, LexiconOption, Output, RulesOption, app
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import shown
 
 WORDS_EPILOG = """\b
 Examples:
@@ -45,22 +46,15 @@ def _number(option: str, least: int, what: str):
     def parse(text: str) -> int:
         value = text.strip()
         if not _WHOLE.fullmatch(value):
-            raise InputError(f"{option} {_quoted(text)}: give a whole number")
+            raise InputError(f"{option} {shown(text, 60)}: give a whole number")
         digits = value.lstrip("+-").replace("_", "").lstrip("0") or "0"
         number = min(int(digits), _HUGE) if len(digits) <= 19 else _HUGE  # int() takes 4,300 digits at most
         number = -number if value.startswith("-") else number
         if number < least:
-            shown = value if len(value) <= 40 else f"{value[:20]}...({len(value):,} characters)"
-            raise InputError(f"{option} {shown}: give a number of {what}, at least {least}")
+            raise InputError(f"{option} {shown(value, 40, quote=False)}: give a number of {what}, at least {least}")
         return number
 
     return parse
-
-
-def _quoted(text: str) -> str:
-    from literaki_cli.wordstudy.automaton import quoted
-
-    return quoted(text)
 
 
 ORDER_HELP = (
@@ -156,7 +150,7 @@ def words_command(
     if pattern_argument is not None and pattern is not None:
         raise InputError("give the pattern as an argument or as --pattern, not both")
     if order not in ORDERS:
-        raise InputError(f"--order {_quoted(order)}: choose one of {', '.join(ORDERS)}")
+        raise InputError(f"--order {shown(order, 60)}: choose one of {', '.join(ORDERS)}")
     if new_only and since is None:
         raise InputError("--new-only needs --since OLD")
     if json_out and details:
@@ -173,8 +167,8 @@ def words_command(
     if extensions:
         raise InputError("--extensions goes with --hooks WORD")
     query.check()  # bad input fails before the lexicon is opened
-    shown = _Shown(order, reverse, json_out, details, count, limit or None, since, new_only)
-    raise typer.Exit(_search_mode(query, shown, popular, variant, rules, lexicon))
+    display = _Shown(order, reverse, json_out, details, count, limit or None, since, new_only)
+    raise typer.Exit(_search_mode(query, display, popular, variant, rules, lexicon))
 
 
 def _open(lexicon: Path | None, popular: bool):
@@ -275,11 +269,11 @@ def _hooks_mode(words: list[str], extensions: bool, json_out: bool, limit: int |
     for word in words:
         norm = alphabet.normalize(word.strip())
         if not norm:
-            raise InputError(f"--hooks {_quoted(word)}: give a word of letters")
+            raise InputError(f"--hooks {shown(word, 60)}: give a word of letters")
         for i, ch in enumerate(norm, 1):
             if ch not in alphabet.CODE_OF:
                 raise InputError(
-                    f"--hooks {_quoted(word)}: character {i} {ch!r} is not a letter (give a word of letters)"
+                    f"--hooks {shown(word, 60)}: character {i} {ch!r} is not a letter (give a word of letters)"
                 )
         normalized.append(norm)
     _, word_set = _open(lexicon, popular)
@@ -295,9 +289,9 @@ def _hooks_mode(words: list[str], extensions: bool, json_out: bool, limit: int |
             continue
         lines = [word, f"  front hooks: {' '.join(front) or '-'}", f"  back hooks:  {' '.join(back) or '-'}"]
         if longer is not None:
-            shown = longer[:shown_limit]
-            more = len(longer) - len(shown)
+            listed = longer[:shown_limit]
+            more = len(longer) - len(listed)
             lines.append(
-                f"  in {len(longer):,} longer words: {' '.join(shown) or '-'}" + (f" … (+{more:,})" if more else "")
+                f"  in {len(longer):,} longer words: {' '.join(listed) or '-'}" + (f" … (+{more:,})" if more else "")
             )
         out.write("\n".join(lines) + "\n")

@@ -29,6 +29,7 @@ import numpy as np
 
 from literaki_cli.engine import alphabet
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import shown
 
 try:  # Python 3.11+: the parser behind ``re``
     from re import _constants as sre
@@ -67,9 +68,7 @@ class NotRegular(Exception):
 def quoted(text: str) -> str:
     """``text`` as an error message quotes it: its repr, cut short (with its length) when long,
     so that a pasted page of text still gives one short line."""
-    if len(text) <= QUOTED_CHARS:
-        return repr(text)
-    return f"{text[: QUOTED_CHARS - 20]!r}... ({len(text):,} characters)"
+    return shown(text, QUOTED_CHARS)
 
 
 def too_complex() -> InputError:
