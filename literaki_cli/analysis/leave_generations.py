@@ -128,8 +128,9 @@ def train_generations(
 def publish(result: GenerationsResult, out: Path) -> None:
     """Copy the last generation's values to ``out``, checked as any leave file is read, and
     written whole or not at all (nothing is left behind when the write fails)."""
-    from literaki_cli.equity.leaves import MAX_LEAVE_FILE_BYTES, load_leaves, write_atomically
+    from literaki_cli.equity.leaves import LEAVE_FILE_EXAMPLE, MAX_LEAVE_FILE_BYTES, load_leaves
+    from literaki_cli.outputs import write_atomically
 
     last = result.generations[-1].leaves
     load_leaves(last)  # a generation's file damaged since it was written is not published
-    write_atomically(out, read_input_bytes(last, "leave file", MAX_LEAVE_FILE_BYTES))
+    write_atomically(out, read_input_bytes(last, "leave file", MAX_LEAVE_FILE_BYTES), "leave file", LEAVE_FILE_EXAMPLE)

@@ -103,16 +103,17 @@ def train_command(
     from literaki_cli.analysis.leave_generations import GenerationPlan, check_generation_options
     from literaki_cli.analysis.simulate import check_run_config
     from literaki_cli.engine.lexicon import resolve_lexicon_path
-    from literaki_cli.equity.leaves import check_output_file
+    from literaki_cli.equity.leaves import LEAVE_FILE_EXAMPLE
     from literaki_cli.equity.train import check_training_options, run_variant, train
     from literaki_cli.errors import InputError
     from literaki_cli.inputs import dumps_json
+    from literaki_cli.outputs import check_output_file
 
     # Every number and the output first: nothing is played, read or learned for a command that cannot finish.
     min_count, prior = check_training_options(min_count, prior, note)
     if generations is not None:
         check_generation_options(generations, games, seed, workers)
-    out = check_output_file(out)
+    out = check_output_file(out, "leave file", LEAVE_FILE_EXAMPLE)
     if generations is not None:
         if runs:
             raise InputError("--generations plays its own runs: give run folders or --generations, not both")
