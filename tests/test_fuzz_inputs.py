@@ -395,3 +395,17 @@ def test_any_ray_address_is_taken_or_refused_in_one_line(address):
         assert check_address(address) == address
     except InputError as exc:
         assert str(exc).startswith("--ray ") and "\n" not in str(exc)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [(b"[" * 100_000, "nested more than"), (b'{"games": NaN}', "NaN is not a number"),
+     (b'{"players": ["a"], "games": 1, "seed": ' + b"9" * 5000 + b"}", "more than 40 digits"),
+     (b'{"players": "ab", "games": 1, "seed": 1}', "key 'players' has a bad value 'ab'")],
+)  # fmt: skip
+def test_a_hostile_run_record_is_one_line_on_resume(tmp_path, capsys, record, message):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "run.json").write_bytes(record)
+    code, _, err = run_cli(capsys, ["simulate", "--resume", str(run)])
+    assert code == 2 and message in err and len(err.splitlines()) == 1, err
