@@ -53,6 +53,9 @@ BLANK_SLOT = 0
 #: Best-only arrays of a sink that writes every move (see MoveSink).
 NO_PLACES = np.zeros(64, dtype=np.int64)
 NO_VALUES = np.zeros(0, dtype=np.float64)
+#: The slots of a best-only sink's ``best``: the best equity so far, the rank of the anchor it
+#: was found from, the rank of the anchor being searched (see _best_move).
+BEST_EQUITY, BEST_RANK, ANCHOR_RANK = 0, 1, 2
 #: How a rack tile may stand for a GADDAG letter, tried in this order at each arc.
 AS_TILE, AS_BLANK = 1, 2
 
@@ -111,7 +114,7 @@ class MoveSink(NamedTuple):
     count: np.ndarray  # int64 [1]
     place: np.ndarray  # int64 [64]: a tile slot's place value in the leave numbering (best-only mode)
     values: np.ndarray  # float64: the value of each leave by number; empty: every move is written
-    best: np.ndarray  # float64 [1]: the best equity so far (best-only mode)
+    best: np.ndarray  # float64 [3] (best-only mode): BEST_EQUITY, BEST_RANK, ANCHOR_RANK (see _best_move)
 
 
 class Frames(NamedTuple):
@@ -270,9 +273,12 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
     n = sink.count[0]
     if sink.values.shape[0] > 0:  # best only: keep this move if its equity beats the best so far
         equity = score + sink.values[leave_number(cells, left, right + 1, sink.place, sink.values.shape[0] - 1)]
-        if n > 0 and equity <= sink.best[0]:
+        best = sink.best
+        if n > 0 and (equity < best[BEST_EQUITY]
+                      or (equity == best[BEST_EQUITY] and best[ANCHOR_RANK] >= best[BEST_RANK])):  # fmt: skip
             return
-        sink.best[0] = equity
+        best[BEST_EQUITY] = equity
+        best[BEST_RANK] = best[ANCHOR_RANK]
         n = 0
         out[0, CELLS:] = 0  # the cells of a longer move kept before
     if n < out.shape[0]:
@@ -333,10 +339,17 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     f_kind[0] = AS_TILE
     f_left[0] = anchor
     f_mult[0] = 1
+    on_rack = np.uint32(0)  # the letters the rack still holds (kept as tiles are laid and taken back)
+    for letter in range(1, 33):
+        if rack[letter] > 0:
+            on_rack |= np.uint32(1) << np.uint32(letter - 1)
     while sp > 0:
         t = sp - 1
         if f_undo_frame[t]:
-            rack[f_p[t]] += 1
+            code = f_p[t]
+            if code != BLANK_SLOT and rack[code] == 0:
+                on_rack |= np.uint32(1) << np.uint32(code - 1)
+            rack[code] += 1
             sp -= 1
             continue
         col = f_col[t]
@@ -350,17 +363,22 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
         else:
             p = f_p[t]
             kind = f_kind[t]
+            allowed = cmask[r, col] if rack[BLANK_SLOT] > 0 else cmask[r, col] & on_rack
             while p > 0:
                 arc = arcs[p]
                 letter = np.int64(arc >> LETTER_SHIFT)
-                if letter != SEPARATOR and (cmask[r, col] >> np.uint32(letter - 1)) & np.uint32(1):
-                    while kind <= AS_BLANK:
-                        if (kind == AS_TILE and rack[letter] > 0) or (kind == AS_BLANK and rack[BLANK_SLOT] > 0):
+                if letter != SEPARATOR:
+                    fits = allowed >> np.uint32(letter - 1)
+                    if fits == 0:
+                        break  # the arcs run in letter order: no later one can stand here
+                    if fits & np.uint32(1):
+                        while kind <= AS_BLANK:
+                            if (kind == AS_TILE and rack[letter] > 0) or (kind == AS_BLANK and rack[BLANK_SLOT] > 0):
+                                break
+                            kind += 1
+                        if kind <= AS_BLANK:
+                            cand = p
                             break
-                        kind += 1
-                    if kind <= AS_BLANK:
-                        cand = p
-                        break
                 if arc & END_BIT:
                     break
                 p += 1
@@ -394,6 +412,8 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
             n_tiles += 1
             code = letter if kind == AS_TILE else BLANK_SLOT
             rack[code] -= 1
+            if code != BLANK_SLOT and rack[code] == 0:
+                on_rack &= ~(np.uint32(1) << np.uint32(code - 1))
             f_undo_frame[sp] = True
             f_p[sp] = code
             sp += 1
@@ -522,12 +542,20 @@ def _square_best(rules, view, cross, rack, r, c):
 
 @njit(cache=True)
 def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound, r, anchor,
-                  last_anchor):  # fmt: skip
+                  last_anchor, kinds, top, values):  # fmt: skip
     """An upper bound of the equity of every move :func:`_search_anchor` finds from this anchor
     ("shadow" bounds, as wolges and MAGPIE prune top-move searches): over every span the move's
     main word could cover, the board tiles' values plus the best value each new square can take,
     times the span's multipliers, plus each new square's best cross word, the bingo bonus, and
-    the best leave the rack keeps after laying that many tiles.  -inf: no move from here."""
+    the best leave the rack keeps after laying that many tiles.  -inf: no move from here.
+
+    The new tiles' part of the main word is also bounded tile by tile (each rack tile is laid
+    once: the sum of the ``new`` largest of each tile's best value on the span's new squares),
+    and the smaller of the two counts: with one red tile on a rack, every red square of a span
+    no longer counts it.  Returns (the square-by-square bound, the tighter bound): the first
+    ranks the anchors for ties (see :func:`_best_move`), the second orders and cuts the search.
+    ``kinds``: the rack's letters (blanks, worth 0, left out), one entry per tile; ``top`` and
+    ``values``: scratch of the same length."""
     letters = view.letters
     blanks = view.blanks
     cols = letters.shape[1]
@@ -536,6 +564,7 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
     while lowest > 0 and (letters[r, lowest - 1] != 0 or lowest - 1 > last_anchor):
         lowest -= 1
     bound = -np.inf
+    tight = -np.inf
     for left in range(anchor, lowest - 1, -1):
         if left > 0 and letters[r, left - 1] != 0:
             continue  # the word would not start here
@@ -545,6 +574,7 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
         cross_sum = np.int64(0)
         new = 0
         ok = True
+        top[:] = 0
         for k in range(left, anchor):  # the part left of the anchor is fixed by ``left``
             if letters[r, k] != 0:
                 if not blanks[r, k]:
@@ -557,6 +587,7 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
                 new_sum += square_best[r, k]
                 mult *= rules.word_mult[sqmap[r, k]]
                 cross_sum += cross_best[r, k]
+                _raise_tops(rules, cross, kinds, top, r, k, sqmap[r, k])
         if not ok or new > tiles_on_rack:
             continue
         for right in range(anchor, cols):
@@ -570,6 +601,7 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
                 new_sum += square_best[r, right]
                 mult *= rules.word_mult[sqmap[r, right]]
                 cross_sum += cross_best[r, right]
+                _raise_tops(rules, cross, kinds, top, r, right, sqmap[r, right])
             if right < cols - 1 and letters[r, right + 1] != 0:
                 continue  # the word would not end here
             length = right - left + 1
@@ -588,13 +620,55 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
             value = score + leave_bound[new]
             if value > bound:
                 bound = value
-    return bound
+            if value > tight:
+                by_tiles = _sum_of_largest(top, values, new)
+                if by_tiles < new_sum:
+                    value = score - (new_sum - by_tiles) * m + leave_bound[new]
+                if value > tight:
+                    tight = value
+    return bound, tight
+
+
+@njit(cache=True)
+def _raise_tops(rules, cross, kinds, top, r, c, sq):
+    """Each rack tile's best value so far on a span's new squares, raised by view square (r, c)
+    (a tile the square's cross-check refuses cannot stand there)."""
+    allowed = cross.mask[r, c]
+    for i in range(kinds.shape[0]):
+        letter = kinds[i]
+        if (allowed >> np.uint32(letter - 1)) & np.uint32(1):
+            v = rules.new_value[sq, letter]
+            if v > top[i]:
+                top[i] = v
+
+
+@njit(cache=True)
+def _sum_of_largest(top, values, count):
+    """The sum of the ``count`` largest entries of ``top`` (``values``: scratch of its length)."""
+    n = top.shape[0]
+    for i in range(n):  # insertion sort, largest first: a rack has a handful of tiles
+        v = top[i]
+        j = i
+        while j > 0 and values[j - 1] < v:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = v
+    total = np.int64(0)
+    for i in range(min(count, n)):
+        total += values[i]
+    return total
 
 
 @njit(cache=True)
 def _best_move(graph, rules, across, down, rack, sink, leave_bound):
     """The best move by equity over both views (into ``sink`` in best-only mode): anchors
-    searched in order of their bound, stopping when no remaining anchor can beat the best."""
+    searched in order of their bound, stopping when no remaining anchor can beat the best.
+
+    Among moves of equal equity the answer is the one first found when anchors are taken in the
+    order of their square-by-square bounds (ties by view, row, column) and each anchor's walk in
+    its own order: the answer of that order, whatever order the search takes.  Each anchor has
+    its *rank* in that order, and a move equal to the best replaces it only from an anchor of a
+    lower rank; so the tighter bounds may reorder and cut the search without changing a tie."""
     tiles_on_rack = 0
     for slot in range(rack.shape[0]):
         tiles_on_rack += rack[slot]
@@ -605,7 +679,16 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound):
     a_row = np.zeros(size, dtype=np.int64)
     a_col = np.zeros(size, dtype=np.int64)
     a_last = np.zeros(size, dtype=np.int64)
-    a_bound = np.zeros(size, dtype=np.float64)
+    a_bound = np.zeros(size, dtype=np.float64)  # square by square: the rank of the anchor
+    a_tight = np.zeros(size, dtype=np.float64)  # the tighter bound: the search's order
+    kinds = np.zeros(tiles_on_rack - rack[BLANK_SLOT], dtype=np.int64)  # each real tile's letter
+    n_kinds = 0
+    for letter in range(1, rack.shape[0]):
+        for _ in range(rack[letter]):
+            kinds[n_kinds] = letter
+            n_kinds += 1
+    top = np.zeros(n_kinds, dtype=np.int64)
+    scratch = np.zeros(n_kinds, dtype=np.int64)
     crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
     views = (across, down)
     for v in range(2):
@@ -624,22 +707,30 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound):
             for c in range(vc):
                 if not _is_anchor(view, r, c):
                     continue
-                bound = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound,
-                                      r, c, last_anchor)  # fmt: skip
+                bound, tight = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best,
+                                             leave_bound, r, c, last_anchor, kinds, top, scratch)  # fmt: skip
                 if bound > -np.inf:
                     a_view[n_anchors] = v
                     a_row[n_anchors] = r
                     a_col[n_anchors] = c
                     a_last[n_anchors] = last_anchor
                     a_bound[n_anchors] = bound
+                    a_tight[n_anchors] = tight
                     n_anchors += 1
                 last_anchor = c
-    order = np.argsort(-a_bound[:n_anchors], kind="mergesort")
+    rank = np.empty(n_anchors, dtype=np.float64)
+    rank[np.argsort(-a_bound[:n_anchors], kind="mergesort")] = np.arange(n_anchors)
+    order = np.argsort(-a_tight[:n_anchors], kind="mergesort")
     cells = np.zeros(max(rows, cols), dtype=np.int64)
     frames = _frames(8 * max(rows, cols) + 16)
+    best = sink.best
     for i in order:
-        if sink.count[0] > 0 and a_bound[i] <= sink.best[0]:
-            break  # every anchor left is bounded by this one's bound: none can do better
+        if sink.count[0] > 0:
+            if a_tight[i] < best[BEST_EQUITY]:
+                break  # every anchor left is bounded by this one's bound: none can do better
+            if a_tight[i] == best[BEST_EQUITY] and rank[i] > best[BEST_RANK]:
+                continue  # at best a tie, which the best's anchor wins
+        best[ANCHOR_RANK] = rank[i]
         v = a_view[i]
         _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, a_row[i], a_col[i], a_last[i])
 
@@ -795,7 +886,7 @@ class MoveGenerator:
         across, down = board_views(board, self.variant, self.maps)
         values = np.ascontiguousarray(leaves.values, dtype=np.float64)
         sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), leaves.place,
-                        values, np.full(1, -np.inf))  # fmt: skip
+                        values, np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
         _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(len(rack), values, leaves.sizes))
         return sink.records[0].copy() if sink.count[0] else None
 
