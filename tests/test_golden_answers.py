@@ -168,6 +168,18 @@ def test_solve_sim_gives_the_recorded_table(lexicon, batch_input, position_id, s
     check_all([(f"solve --sim of {position_id} (seed {seed})", recorded["answer"], answer)], "solve --sim")
 
 
+@pytest.mark.parametrize("recorded", json.loads((GOLDEN / "literki_sim.json").read_text(encoding="utf-8")),
+                         ids=lambda r: r["id"])  # fmt: skip
+def test_solve_sim_on_literki_gives_the_recorded_table(lexicon, recorded):
+    """Literki's forced-exchange squares swap racks inside the rollouts (32 times in these runs):
+    the same table as the Python rollout gave (the position is rebuilt the same way, too)."""
+    position = next(p for p in make_golden.literki_positions(lexicon) if p["id"] == recorded["id"])
+    assert position["position"] == recorded["position"]
+    answer = make_golden.run_sim(lexicon, recorded["position"], recorded["seed"], make_golden.LITERKI_SIM_OPTIONS)
+    label = f"solve --sim of {recorded['id']} (seed {recorded['seed']})"
+    check_all([(label, recorded["answer"], answer)], "solve --sim")
+
+
 def test_simulate_plays_the_recorded_games(lexicon, tmp_path):
     """``simulate`` of mistrz, trudny and normalny: the turns, games and players tables, cell for
     cell (the levels file of golden/, every level with the whole lexicon)."""

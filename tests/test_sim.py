@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+import numpy as np
 import pytest
 
 from literaki_cli.engine.board import Board
@@ -211,22 +212,32 @@ def test_ctrl_c_in_a_terminal_prints_the_results_so_far(flowing_lexicon, tmp_pat
 
 
 def test_literki_forced_exchange_squares_swap_the_next_rack(flowing_lexicon):
-    from literaki_cli.engine.move import Tile
+    from literaki_cli.engine import alphabet
     from literaki_cli.engine.variant import load_variant
+    from literaki_cli.montecarlo.rollout import RACK_ROOM, _forced_exchange, codes
 
     literki = load_variant("literki")
     square = sorted(literki.effect_squares("forced-exchange"))[0]
     sim = start(literki, "aeiknst")
     simulator = Simulator(sim, flowing_lexicon, Equity(open_leaves(), literki), open_win_model(), plies=2)
-    racks, bag = ["ab", "cdefghi"], list("jklmnoprstu")
-    simulator.forced_exchange([Tile(*square, "a", False)], racks, bag, 1)
-    assert racks == ["ab", "jklmnop"] and bag == list("rstu") + list("cdefghi")
-    racks, bag = ["ab", "cdefghi"], list("jklmnoprstu")
-    simulator.forced_exchange([Tile(7, 7, "a", False)], racks, bag, 1)  # not a WYM square: nothing happens
-    assert racks == ["ab", "cdefghi"]
-    bag = list("jklmn")  # fewer tiles than the rule needs
-    simulator.forced_exchange([Tile(*square, "a", False)], racks, bag, 1)
-    assert racks == ["ab", "cdefghi"]
+
+    def swap(on: tuple[int, int], bag_text: str) -> tuple[list[str], str]:
+        """The compiled rollout's rule on racks "ab" (mover) and "cdefghi" after a tile on ``on``."""
+        racks = np.zeros((2, RACK_ROOM), dtype=np.int64)
+        for who, text in enumerate(["ab", "cdefghi"]):
+            racks[who, : len(text)] = codes(text)
+        sizes = np.array([2, 7], dtype=np.int64)
+        bag = np.zeros(64, dtype=np.int64)
+        bag[: len(bag_text)] = codes(bag_text)
+        ends = np.array([0, len(bag_text)], dtype=np.int64)
+        fired = on in literki.effect_squares("forced-exchange")
+        _forced_exchange(simulator.rules, racks, sizes, 1, bag, ends, fired)
+        text = ["".join(alphabet.LETTER_OF[int(c)] for c in racks[w, : sizes[w]]) for w in range(2)]
+        return text, "".join(alphabet.LETTER_OF[int(c)] for c in bag[ends[0] : ends[1]])
+
+    assert swap(square, "jklmnoprstu") == (["ab", "jklmnop"], "rstucdefghi")
+    assert swap((7, 7), "jklmnoprstu") == (["ab", "cdefghi"], "jklmnoprstu")  # not a WYM square: nothing happens
+    assert swap(square, "jklmn") == (["ab", "cdefghi"], "jklmn")  # fewer tiles than the rule needs
     result = run(flowing_lexicon, sim, iterations=8, candidates=3, seed=4, workers=1)
     assert result.iterations == 8 and result.candidates[0].iterations == 8
 

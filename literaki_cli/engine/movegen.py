@@ -660,7 +660,7 @@ def _sum_of_largest(top, values, count):
 
 
 @njit(cache=True)
-def _best_move(graph, rules, across, down, rack, sink, leave_bound):
+def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_order):
     """The best move by equity over both views (into ``sink`` in best-only mode): anchors
     searched in order of their bound, stopping when no remaining anchor can beat the best.
 
@@ -668,7 +668,9 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound):
     order of their square-by-square bounds (ties by view, row, column) and each anchor's walk in
     its own order: the answer of that order, whatever order the search takes.  Each anchor has
     its *rank* in that order, and a move equal to the best replaces it only from an anchor of a
-    lower rank; so the tighter bounds may reorder and cut the search without changing a tie."""
+    lower rank; so the tighter bounds may reorder and cut the search without changing a tie.
+    With ``ties_in_order`` the ranks are the anchors' order in :meth:`MoveGenerator.generate`
+    (view, row, column) instead: the answer is then the first best of every generated move."""
     tiles_on_rack = 0
     for slot in range(rack.shape[0]):
         tiles_on_rack += rack[slot]
@@ -718,8 +720,9 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound):
                     a_tight[n_anchors] = tight
                     n_anchors += 1
                 last_anchor = c
-    rank = np.empty(n_anchors, dtype=np.float64)
-    rank[np.argsort(-a_bound[:n_anchors], kind="mergesort")] = np.arange(n_anchors)
+    rank = np.arange(n_anchors).astype(np.float64)
+    if not ties_in_order:
+        rank[np.argsort(-a_bound[:n_anchors], kind="mergesort")] = rank.copy()
     order = np.argsort(-a_tight[:n_anchors], kind="mergesort")
     cells = np.zeros(max(rows, cols), dtype=np.int64)
     frames = _frames(8 * max(rows, cols) + 16)
@@ -875,19 +878,22 @@ class MoveGenerator:
             self._capacity = max(n, 2 * self._capacity)
 
 
-    def best(self, board: Board, rack: str, leaves) -> np.ndarray | None:
+    def best(self, board: Board, rack: str, leaves, ties_in_order: bool = False) -> np.ndarray | None:
         """The record of the best move by equity, or None when there is no move.  ``leaves``
         values every leave of ``rack`` (:class:`literaki_cli.equity.leaves.RackLeaves`: the
         leaves numbered by ``place``, their ``values`` and ``sizes``); a move's equity is its
         score + the value of its leave.  Far quicker than :meth:`generate` for one move: whole
         stretches of the board are skipped once their bound falls below the best found.  Among
-        equal equities the move found first (in the order of the anchors' bounds) is kept."""
+        equal equities the move found first (in the order of the anchors' bounds) is kept; with
+        ``ties_in_order``, the first of them in :meth:`generate`'s order (what a player taking
+        the first best of every move plays)."""
         counts = rack_counts(rack)
         across, down = board_views(board, self.variant, self.maps)
         values = np.ascontiguousarray(leaves.values, dtype=np.float64)
         sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), leaves.place,
                         values, np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
-        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(len(rack), values, leaves.sizes))
+        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(len(rack), values, leaves.sizes),
+                   ties_in_order)  # fmt: skip
         return sink.records[0].copy() if sink.count[0] else None
 
 

@@ -36,13 +36,28 @@ from literaki_cli.analysis.stats import mean_ci
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
-from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, record_tiles
+from literaki_cli.engine.movegen import MoveGenerator
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
 from literaki_cli.errors import InputError
 from literaki_cli.games.bag import unseen_tiles
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
+from literaki_cli.montecarlo.rollout import (
+    BAG_LEFT,
+    EXCHANGE_KIND,
+    LAST,
+    OVER,
+    PASS_KIND,
+    PLACE_KIND,
+    PLAYED,
+    PLY_SCORES,
+    RACK_ROOM,
+    SPREAD,
+    codes,
+    rollout,
+    rollout_rules,
+)
 from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings
 
 #: Iterations per round: results are merged and the stopping rule is applied between rounds.
@@ -147,136 +162,62 @@ class Outcome:
     ply_bingos: tuple[bool, ...]
 
 
-class BestPlayer:
-    """The best move by static equity for a rack (placements and the best exchange): how both
-    sides play the turns after the candidate."""
-
-    def __init__(self, generator: MoveGenerator, equity: Equity, variant: Variant) -> None:
-        self.generator = generator
-        self.equity = equity
-        self.variant = variant
-
-    def turn(self, board: Board, rack: str, bag: int) -> tuple[str, int, list[Tile], str, bool]:
-        """(kind, score, tiles laid, tiles exchanged, bingo) of the best move; kind "pass" when
-        there is none."""
-        if not rack:
-            return PASS, 0, [], "", False
-        leaves = self.equity.for_rack(rack, bag)
-        record = self.generator.best(board, rack, leaves)
-        best_equity = -math.inf if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
-        exchange_allowed = bag >= self.variant.exchange_min_bag and self.variant.exchange_max_per_player > 0
-        # The best exchange keeps the best smaller leave: only built when it beats the best move.
-        if exchange_allowed and leaves.values.shape[0] > 1 and leaves.values[:-1].max() > best_equity:
-            exchange = self.equity.exchanges(rack, bag, 1, leaves)[0]
-            return EXCHANGE, 0, [], exchange.tiles, False
-        if record is None:
-            return PASS, 0, [], "", False
-        tiles, _ = record_tiles(record)
-        return PLACE, int(record[SCORE]), tiles, "", int(record[TILES]) == self.variant.bingo_tiles
-
-
-def _take(rack: str, tiles: str) -> str:
-    left = list(rack)
-    for ch in tiles:
-        left.remove(ch)
-    return "".join(left)
-
-
-def _laid(tiles: list[Tile] | tuple[Tile, ...]) -> str:
-    return "".join(BLANK if t.blank else t.letter for t in tiles)
-
-
 class Simulator:
-    """Plays candidates into futures (one per process: it holds the move generator)."""
+    """Plays candidates into futures (one per process: it holds the move generator); each
+    candidate-iteration is one call of the compiled rollout (:mod:`literaki_cli.montecarlo.rollout`)."""
 
     def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int) -> None:
         self.sim = sim
         self.variant = sim.variant
-        self.player = BestPlayer(MoveGenerator(lexicon, sim.variant), equity, sim.variant)
-        self.equity = equity
+        self.rules = rollout_rules(MoveGenerator(lexicon, sim.variant), equity, sim.variant)
         self.win_model = win_model
         self.plies = plies
+        self.rack = codes(sim.rack)
         self.forced_exchange_squares = sim.variant.effect_squares("forced-exchange")
+        self._futures: tuple[Future | None, np.ndarray, np.ndarray] = (None, self.rack, self.rack)
 
-    def forced_exchange(self, tiles, racks: list[str], bag: list[str], victim: int) -> None:
-        """A new tile on a forced-exchange square (Literki's WYM) swaps the next player's rack for
-        tiles from the front of the bag, the old rack going to its back, as the game does while
-        the bag holds enough tiles."""
-        if not self.forced_exchange_squares or len(bag) < self.variant.forced_exchange_min_bag:
-            return
-        if any((t.row, t.col) in self.forced_exchange_squares for t in tiles):
-            old = racks[victim]
-            racks[victim] = "".join(bag[: len(old)])
-            del bag[: len(old)]
-            bag.extend(old)
+    def _future_codes(self, future: Future) -> tuple[np.ndarray, np.ndarray]:
+        """The opponent's rack and the bag of ``future`` as codes (kept for its candidates)."""
+        if self._futures[0] is not future:
+            self._futures = (future, codes(future.opponent_rack), codes("".join(future.bag)))
+        return self._futures[1], self._futures[2]
 
     def play(self, candidate: Candidate, board_after: Board, future: Future) -> Outcome:
         """``candidate`` (laid on ``board_after``) followed by ``plies`` best replies in ``future``."""
-        bag = list(future.bag)
-        racks = [self.sim.rack, future.opponent_rack]
-        spread = float(candidate.score)  # the mover's points minus the opponent's, from the candidate on
-        passes = 0  # passes in a row (two each end the game)
-        if candidate.kind == PASS:
-            passes = 1
-        elif candidate.kind == EXCHANGE:
-            kept = _take(racks[0], candidate.exchange)
-            drawn = bag[: len(candidate.exchange)]
-            bag = bag[len(candidate.exchange) :] + list(candidate.exchange)
-            racks[0] = kept + "".join(drawn)
+        opponent, bag_codes = self._future_codes(future)
+        racks = np.zeros((2, RACK_ROOM), dtype=np.int64)
+        sizes = np.array([self.rack.shape[0], opponent.shape[0]], dtype=np.int64)
+        racks[0, : sizes[0]] = self.rack
+        racks[1, : sizes[1]] = opponent
+        bag = np.zeros(bag_codes.shape[0] + RACK_ROOM * (self.plies + 1), dtype=np.int64)
+        bag[: bag_codes.shape[0]] = bag_codes
+        ends = np.array([0, bag_codes.shape[0]], dtype=np.int64)
+        if candidate.kind == PLACE:
+            kind, tiles = PLACE_KIND, codes(_laid(candidate.tiles))
+            forced = any((t.row, t.col) in self.forced_exchange_squares for t in candidate.tiles)
         else:
-            kept = _take(racks[0], _laid(candidate.tiles))
-            racks[0] = kept + "".join(bag[: len(candidate.tiles)])
-            del bag[: len(candidate.tiles)]
-            self.forced_exchange(candidate.tiles, racks, bag, 1)
-        board = board_after
-        scores, bingos = [], []
-        last = 0  # who moved last: 0 the mover, 1 the opponent
-        over = not racks[0] and not bag
-        if over:
-            spread += 2 * self.variant.rack_value(racks[1])
-        for ply in range(self.plies):
-            if over:
-                break
-            mover = (ply + 1) % 2
-            sign = 1 if mover == 0 else -1
-            kind, score, tiles, exchanged, bingo = self.player.turn(board, racks[mover], len(bag))
-            leave_bag = len(bag)  # what the leave values of this move assume
-            if kind == PLACE:
-                board = board.with_tiles(tiles)
-                leave = _take(racks[mover], _laid(tiles))
-                racks[mover] = leave + "".join(bag[: len(tiles)])
-                del bag[: len(tiles)]
-                self.forced_exchange(tiles, racks, bag, 1 - mover)
-                passes = 0
-            elif kind == EXCHANGE:
-                n = len(exchanged)
-                leave = _take(racks[mover], exchanged)
-                racks[mover] = leave + "".join(bag[:n])
-                bag = bag[n:] + list(exchanged)
-                passes = 0
-            else:
-                leave = racks[mover]
-                passes += 1
-            spread += sign * score
-            scores.append(score)
-            bingos.append(bingo)
-            last = mover
-            if not racks[mover] and not bag:  # out: the other's tiles count twice
-                spread += sign * 2 * self.variant.rack_value(racks[1 - mover])
-                over = True
-            elif passes >= 2 * PLAYERS:  # two passes each: everyone loses their own tiles
-                spread += self.variant.rack_value(racks[1]) - self.variant.rack_value(racks[0])
-                over = True
-        sign = 1 if last == 0 else -1
-        if over:
+            kind = EXCHANGE_KIND if candidate.kind == EXCHANGE else PASS_KIND
+            tiles, forced = codes(candidate.exchange), False
+        out = np.zeros(PLY_SCORES + 2 * self.plies)
+        rollout(self.rules, board_after.letters.copy(), board_after.blanks.copy(), racks, sizes, bag, ends, kind, tiles,
+                forced, candidate.score, self.plies, out)  # fmt: skip
+        spread = float(out[SPREAD])
+        played = int(out[PLAYED])
+        scores = tuple(int(out[PLY_SCORES + 2 * k]) for k in range(played))
+        bingos = tuple(bool(out[PLY_SCORES + 2 * k + 1]) for k in range(played))
+        if out[OVER]:
             final = self.sim.spread + spread
             win = 1.0 if final > 0 else 0.5 if final == 0 else 0.0
         else:
-            spread += sign * self.equity.leave_value(leave, leave_bag)
-            final = sign * (self.sim.spread + spread)  # the last mover's view
-            p = float(self.win_model.probability(final, len(bag)))
+            last = int(out[LAST])
+            final = (1 if last == 0 else -1) * (self.sim.spread + spread)  # the last mover's view
+            p = float(self.win_model.probability(final, int(out[BAG_LEFT])))
             win = p if last == 0 else 1.0 - p
-        return Outcome(spread, win, tuple(scores), tuple(bingos))
+        return Outcome(spread, win, scores, bingos)
+
+
+def _laid(tiles: list[Tile] | tuple[Tile, ...]) -> str:
+    return "".join(BLANK if t.blank else t.letter for t in tiles)
 
 
 # --------------------------------------------------------------------------- candidates

@@ -30,6 +30,9 @@ What is recorded (golden/), with the shipped leave values and win model:
   rack with the shipped leave values at the position's bag;
 * ``sim.json``: ``solve --sim --json`` on a few mid-game positions (fixed seeds, one worker),
   without ``seconds``;
+* ``literki_sim.json``: ``solve --sim --json`` on three turns of a seeded greedy Literki game, 4
+  plies (its forced-exchange squares fire inside the rollouts); made with the Python rollout of
+  commit 07a133c before the compiled one replaced it (``--literki-only`` makes this file alone);
 * ``simulate/{turns,games,players}.csv``: ``literaki simulate`` of mistrz, trudny and normalny
   (:data:`SIMULATE_GAMES` games, one seed), sorted by game and turn, every float as ``repr``;
 * ``levels.toml``: the levels of that run; ``manifest.json``: the digests of the word list and of
@@ -78,6 +81,11 @@ TOP = 20
 #: whose best exchange is among the 10 candidates
 SIMS = [("ex-14-middle-33tiles-1blank", 1), ("sp-027", 2), ("sp-046", 3), ("sp-087", 4), ("sp-175", 5)]
 SIM_OPTIONS = ["--iterations", "20", "--candidates", "10", "--plies", "2", "--workers", "1"]
+
+#: solve --sim on Literki (its forced-exchange squares swap racks inside the rollouts): turns of one
+#: seeded greedy Literki game, each with a seed; more plies, so that more rollouts reach the squares
+LITERKI_TURNS = [(4, 1), (9, 2), (14, 3)]
+LITERKI_SIM_OPTIONS = ["--iterations", "16", "--candidates", "6", "--plies", "4", "--workers", "1"]
 
 SIMULATE_PLAYERS = "mistrz,trudny,normalny"
 SIMULATE_GAMES = 200
@@ -229,6 +237,35 @@ def self_play_positions(lexicon_path: Path) -> list[dict]:
     return out
 
 
+def literki_positions(lexicon_path: Path) -> list[dict]:
+    """The Literki positions of ``LITERKI_TURNS``: a seeded greedy game's turns, the mover's rack."""
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.movegen import MoveGenerator
+    from literaki_cli.engine.position import Position
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.io.positionio import write_position
+
+    variant = load_variant("literki")
+    generator = MoveGenerator(Lexicon.open(lexicon_path), variant)
+    seeds = dict(LITERKI_TURNS)
+    out = []  # each turn written as it comes: the game goes on in the same board and racks
+    for turn, (board, racks, scores, mover, idle) in enumerate(
+        _make_positions_module().greedy_turns(generator, variant, random.Random(SELF_PLAY_SEED))
+    ):
+        if turn in seeds:
+            position = Position(variant, board.copy(), [racks[mover], ""], [scores[mover], scores[1 - mover]], idle,
+                                {"gid": f"golden-literki-t{turn}"})  # fmt: skip
+            cgp = write_position(position, "cgp").strip()
+            out.append({"id": f"literki-t{turn}", "seed": seeds[turn], "position": cgp})
+    return out
+
+
+def run_literki_sims(lexicon: Path) -> list[dict]:
+    """``solve --sim --json`` of every Literki position (timing fields dropped)."""
+    return [{**p, "answer": run_sim(lexicon, p["position"], p["seed"], LITERKI_SIM_OPTIONS)}
+            for p in literki_positions(lexicon)]  # fmt: skip
+
+
 def batch_lines(positions: list[dict]) -> list[dict]:
     """The ``solve --batch`` input: every position ranked by equity, then by score."""
     return [{"id": f"{p['id']}/{by}", "position": p["position"], "by": by}
@@ -270,8 +307,8 @@ def run_batch(lexicon: Path, input_file: Path) -> tuple[int, list[dict]]:
     return done.returncode, [without_timing(json.loads(line)) for line in done.stdout.splitlines()]
 
 
-def run_sim(lexicon: Path, cgp: str, seed: int) -> dict:
-    done = literaki("solve", cgp, "--sim", "--json", "--seed", str(seed), *SIM_OPTIONS, "--lexicon", str(lexicon))
+def run_sim(lexicon: Path, cgp: str, seed: int, options: list[str] = SIM_OPTIONS) -> dict:
+    done = literaki("solve", cgp, "--sim", "--json", "--seed", str(seed), *options, "--lexicon", str(lexicon))
     if done.returncode != 0:
         raise RuntimeError(f"solve --sim exit {done.returncode}: {done.stderr.strip()}")
     return without_timing(json.loads(done.stdout))
@@ -388,8 +425,19 @@ def read_rows(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
+def write_literki_sims(lexicon: Path) -> None:
+    sims = run_literki_sims(lexicon)
+    text = json.dumps(sims, ensure_ascii=False, indent=1) + "\n"
+    (GOLDEN / "literki_sim.json").write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     import time
+
+    if sys.argv[1:] == ["--literki-only"]:  # the Literki runs alone (added after the others were made)
+        with tempfile.TemporaryDirectory(prefix="golden-") as tmp:
+            write_literki_sims(build(Path(tmp) / "lex"))
+        return
 
     started = time.perf_counter()
     GOLDEN.mkdir(parents=True, exist_ok=True)
@@ -417,6 +465,7 @@ def main() -> None:
         sims = [{"id": pid, "seed": seed, "answer": run_sim(lexicon, by_id[pid], seed)} for pid, seed in SIMS]
         (GOLDEN / "sim.json").write_text(json.dumps(sims, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(f"solve --sim: {len(sims)} runs, {time.perf_counter() - started:.1f} s")
+        write_literki_sims(lexicon)
 
         levels = GOLDEN / "levels.toml"
         levels.write_text(levels_text(), encoding="utf-8")

@@ -1,0 +1,348 @@
+"""The compiled rollout: one candidate played into one future, every ply in one kernel call.
+
+A simulation iteration (:mod:`literaki_cli.montecarlo.simulation`) plays the candidate, then
+``plies`` turns in which each side plays its best move by static equity.  Done in Python, each
+ply built a new board, both board views, the rack's leave values and the move's tiles as
+objects; here the board is held in two arrays (across and transposed) that moves are laid into
+in place, the racks and the bag are arrays of letter codes in the order the Python game keeps
+them (the order decides which tiles are drawn and returned), and each ply's leave values, best
+move (:func:`literaki_cli.engine.movegen._best_move`) and best exchange are found in the kernel.
+
+The rules are the simulation's, step for step: a move's tiles leave the rack (the first of
+each letter), the rack is refilled from the front of the bag, an exchange puts its tiles at the
+back, a tile on a forced-exchange square swaps the next player's rack while the bag allows, the
+game ends when a rack empties with the bag empty (the other's tiles count twice) or after two
+passes each.  The answer is the very numbers the Python rollout gave, bit for bit
+(tests/test_golden_answers.py); only the win model's lookup stays in Python.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from literaki_cli.engine import alphabet, jitcache
+from literaki_cli.engine.movegen import (
+    BLANK_FLAG,
+    BLANK_SLOT,
+    BOARD_FLAG,
+    CELLS,
+    CODE_MASK,
+    COL,
+    DIR,
+    LENGTH,
+    MAX_WORD,
+    RECORD_WIDTH,
+    ROW,
+    SCORE,
+    TILES,
+    BoardView,
+    KernelRules,
+    LexiconGraph,
+    MoveGenerator,
+    MoveSink,
+    _best_move,
+    leave_number,
+)
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.variant import ACROSS, DOWN, Variant
+from literaki_cli.equity.equity import Equity
+from literaki_cli.equity.leaves import LeaveArrays, _subset_values
+
+#: What a candidate (or a ply) does.
+PLACE_KIND, EXCHANGE_KIND, PASS_KIND = 0, 1, 2
+#: Passes in a row that end a two-player game (two each).
+PASSES_TO_END = 4
+#: The slots of a rollout's answer: the spread change, whether the game ended, who moved last,
+#: the bag left, the plies played, then each ply's score and bingo (0/1).
+SPREAD, OVER, LAST, BAG_LEFT, PLAYED, PLY_SCORES = 0, 1, 2, 3, 4, 5
+#: Room for the tiles a rack or the bag may hold at once.
+RACK_ROOM = 64
+
+
+class RolloutRules(NamedTuple):
+    """Everything a rollout reads besides the board, the racks and the bag (one per simulator)."""
+
+    graph: LexiconGraph
+    rules: KernelRules
+    leaves: LeaveArrays
+    tile_value: np.ndarray  # int64 by letter code: a tile's points (the blank slot 0 is 0)
+    shrink_below: int  # the equity's bag-end rule (literaki_cli.equity.equity.EquityRules)
+    kept_tile_factor: float
+    exchange_min_bag: int
+    exchanges: bool  # the rules allow exchanges at all
+    forced: np.ndarray  # bool [squares]: forced-exchange squares
+    forced_min_bag: int
+    across_map: np.ndarray  # square maps of the two views (movegen.square_maps)
+    down_map: np.ndarray
+    start_row: int  # the start square (an empty board's first move)
+    start_col: int
+
+
+def rollout_rules(generator: MoveGenerator, equity: Equity, variant: Variant) -> RolloutRules:
+    """The :class:`RolloutRules` of a simulation's generator, equity and variant."""
+    layout = variant.board
+    forced = np.zeros(layout.rows * layout.columns, dtype=np.bool_)
+    for r, c in variant.effect_squares("forced-exchange"):
+        forced[r * layout.columns + c] = True
+    return RolloutRules(
+        generator.graph, generator.rules, equity.leaves.arrays, equity.tile_value, int(equity.rules.shrink_below),
+        float(equity.rules.kept_tile_factor), int(variant.exchange_min_bag), variant.exchange_max_per_player > 0,
+        forced, int(variant.forced_exchange_min_bag), generator.maps[0], generator.maps[1], int(layout.start[0]),
+        int(layout.start[1]),
+    )  # fmt: skip
+
+
+def codes(tiles: str) -> np.ndarray:
+    """Letter codes of a rack or bag written as text ('?' = a blank, code 0), in its order."""
+    return np.array([BLANK_SLOT if ch == BLANK else alphabet.CODE_OF[ch] for ch in tiles], dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- compiled kernels
+
+
+@njit(cache=True)
+def _weights(t, bag):
+    """(weight of the learned leave value, points lost per point of a kept tile): EquityRules.weights."""
+    if bag <= 0:
+        return 0.0, t.kept_tile_factor
+    if t.shrink_below > 0:
+        share = bag / t.shrink_below
+        return (share if share < 1.0 else 1.0), 0.0
+    return 1.0, 0.0
+
+
+@njit(cache=True)
+def _take(racks, sizes, who, taken, n_taken, scratch):
+    """Take the tiles ``taken[:n_taken]`` off rack ``who``: the first tile of each letter, the
+    others keeping their order (as ``list.remove`` does)."""
+    size = sizes[who]
+    used = scratch[:size]
+    used[:] = 0
+    for j in range(n_taken):
+        for i in range(size):
+            if used[i] == 0 and racks[who, i] == taken[j]:
+                used[i] = 1
+                break
+    kept = 0
+    for i in range(size):
+        if used[i] == 0:
+            racks[who, kept] = racks[who, i]
+            kept += 1
+    sizes[who] = kept
+
+
+@njit(cache=True)
+def _draw(racks, sizes, who, bag, ends, n):
+    """Up to ``n`` tiles from the front of the bag onto the end of rack ``who``."""
+    n = min(n, ends[1] - ends[0])
+    for k in range(n):
+        racks[who, sizes[who] + k] = bag[ends[0] + k]
+    sizes[who] += n
+    ends[0] += n
+
+
+@njit(cache=True)
+def _return(bag, ends, tiles, n):
+    """Put ``tiles[:n]`` at the back of the bag, in their order."""
+    for k in range(n):
+        bag[ends[1] + k] = tiles[k]
+    ends[1] += n
+
+
+@njit(cache=True)
+def _exchange(racks, sizes, who, bag, ends, returned, n, scratch):
+    """Exchange ``returned[:n]`` (rack order): the rest stays, as many are drawn, then they go back."""
+    _take(racks, sizes, who, returned, n, scratch)
+    _draw(racks, sizes, who, bag, ends, n)
+    _return(bag, ends, returned, n)
+
+
+@njit(cache=True)
+def _forced_exchange(t, racks, sizes, victim, bag, ends, fired):
+    """A new tile on a forced-exchange square swaps the victim's rack for as many tiles from the
+    front of the bag, the old rack going to the back, while the bag holds enough."""
+    if not fired or ends[1] - ends[0] < t.forced_min_bag:
+        return
+    old = racks[victim, : sizes[victim]].copy()
+    sizes[victim] = 0
+    _draw(racks, sizes, victim, bag, ends, old.shape[0])
+    _return(bag, ends, old, old.shape[0])
+
+
+@njit(cache=True)
+def _rack_value(t, racks, sizes, who):
+    total = 0
+    for i in range(sizes[who]):
+        total += t.tile_value[racks[who, i]]
+    return total
+
+
+@njit(cache=True)
+def _lay(t, record, across_letters, across_blanks, down_letters, down_blanks, laid):
+    """Lay a move record's new tiles on both board arrays; their codes (a blank: 0) into
+    ``laid`` in the word's order; returns (how many, whether one is on a forced-exchange square)."""
+    r = record[ROW]
+    c = record[COL]
+    cols = across_letters.shape[1]
+    n = 0
+    fired = False
+    for k in range(record[LENGTH]):
+        cell = record[CELLS + k]
+        if cell & BOARD_FLAG:
+            continue
+        rr = r if record[DIR] == ACROSS else r + k
+        cc = c + k if record[DIR] == ACROSS else c
+        letter = cell & CODE_MASK
+        blank = (cell & BLANK_FLAG) != 0
+        across_letters[rr, cc] = letter
+        across_blanks[rr, cc] = blank
+        down_letters[cc, rr] = letter
+        down_blanks[cc, rr] = blank
+        laid[n] = BLANK_SLOT if blank else letter
+        n += 1
+        if t.forced[rr * cols + cc]:
+            fired = True
+    return n, fired
+
+
+@njit(cache=True)
+def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate_kind, candidate_tiles,
+            candidate_forced, candidate_score, plies, out):  # fmt: skip
+    """Play one candidate into one future, then ``plies`` best replies; the answer into ``out``
+    (see SPREAD ...).  ``across_*``: the board after the candidate (changed in place: pass a
+    copy); ``racks`` [2, RACK_ROOM] with ``sizes``: the mover's rack before the candidate and the
+    opponent's; ``bag`` with ``ends`` (front, back): the future's bag, with room at the back;
+    ``candidate_tiles``: the tiles it lays (word order) or returns (an exchange)."""
+    down_letters = np.ascontiguousarray(across_letters.T)
+    down_blanks = np.ascontiguousarray(across_blanks.T)
+    scratch = np.zeros(RACK_ROOM, dtype=np.int64)
+    laid = np.zeros(RACK_ROOM, dtype=np.int64)
+    on_board = 0
+    for r in range(across_letters.shape[0]):
+        for c in range(across_letters.shape[1]):
+            if across_letters[r, c] != 0:
+                on_board += 1
+    spread = float(candidate_score)
+    passes = 0
+    n = candidate_tiles.shape[0]
+    if candidate_kind == PASS_KIND:
+        passes = 1
+    elif candidate_kind == EXCHANGE_KIND:
+        _exchange(racks, sizes, 0, bag, ends, candidate_tiles, n, scratch)
+    else:
+        _take(racks, sizes, 0, candidate_tiles, n, scratch)
+        _draw(racks, sizes, 0, bag, ends, n)
+        _forced_exchange(t, racks, sizes, 1, bag, ends, candidate_forced)
+    last = 0
+    leave_term = 0.0
+    played = 0
+    over = sizes[0] == 0 and ends[0] == ends[1]
+    if over:
+        spread += 2 * _rack_value(t, racks, sizes, 1)
+    counts = np.zeros(64, dtype=np.int64)
+    sink_records = np.zeros((1, RECORD_WIDTH), dtype=np.int32)
+    sink_count = np.zeros(1, dtype=np.int64)
+    sink_best = np.zeros(3, dtype=np.float64)
+    for ply in range(plies):
+        if over:
+            break
+        mover = (ply + 1) % 2
+        sign = 1 if mover == 0 else -1
+        bag_now = ends[1] - ends[0]
+        kind = PASS_KIND
+        score = 0
+        bingo = False
+        leave_value = 0.0
+        if sizes[mover] > 0:
+            counts[:] = 0
+            for i in range(sizes[mover]):
+                counts[racks[mover, i]] += 1
+            weight, kept_factor = _weights(t, bag_now)
+            place, values, leave_sizes = _subset_values(counts, t.leaves, t.tile_value, weight, kept_factor)
+            bound = np.full(MAX_WORD + 1, -np.inf)  # movegen.leave_bounds
+            for i in range(values.shape[0]):
+                j = sizes[mover] - leave_sizes[i]
+                if values[i] > bound[j]:
+                    bound[j] = values[i]
+            empty = on_board == 0
+            across = BoardView(across_letters, across_blanks, t.across_map, ACROSS, False,
+                               t.start_row if empty else -1, t.start_col if empty else -1)  # fmt: skip
+            down = BoardView(down_letters, down_blanks, t.down_map, DOWN, True,
+                             t.start_col if empty else -1, t.start_row if empty else -1)  # fmt: skip
+            sink_records[0, :] = 0
+            sink_count[0] = 0
+            sink_best[0] = -np.inf
+            sink_best[1] = np.inf
+            sink_best[2] = 0.0
+            sink = MoveSink(sink_records, sink_count, place, values, sink_best)
+            _best_move(t.graph, t.rules, across, down, counts, sink, bound, False)
+            whole = values.shape[0] - 1
+            best_equity = -np.inf
+            record = sink_records[0]
+            if sink_count[0] > 0:
+                best_equity = record[SCORE] + values[leave_number(record, CELLS, CELLS + record[LENGTH], place, whole)]
+            exchange = -1
+            if t.exchanges and bag_now >= t.exchange_min_bag and values.shape[0] > 1:
+                top = values[0]
+                for i in range(1, whole):
+                    if values[i] > top:
+                        top = values[i]
+                if top > best_equity:
+                    for i in range(whole):  # the first best keep, the most tiles kept among equals
+                        if values[i] == top and (exchange < 0 or leave_sizes[i] > leave_sizes[exchange]):
+                            exchange = i
+            if exchange >= 0:
+                kind = EXCHANGE_KIND
+                n_back = 0
+                seen = np.zeros(64, dtype=np.int64)
+                for i in range(sizes[mover]):  # the rack less the first tiles of each letter kept
+                    code = racks[mover, i]
+                    keep = (exchange // place[code]) % (counts[code] + 1)
+                    if seen[code] < keep:
+                        seen[code] += 1
+                    else:
+                        laid[n_back] = code
+                        n_back += 1
+                leave_value = values[exchange]
+                _exchange(racks, sizes, mover, bag, ends, laid, n_back, scratch)
+            elif sink_count[0] > 0:
+                kind = PLACE_KIND
+                score = record[SCORE]
+                bingo = record[TILES] == t.rules.bingo_tiles
+                leave_value = values[leave_number(record, CELLS, CELLS + record[LENGTH], place, whole)]
+                n_laid, fired = _lay(t, record, across_letters, across_blanks, down_letters, down_blanks, laid)
+                on_board += n_laid
+                _take(racks, sizes, mover, laid, n_laid, scratch)
+                _draw(racks, sizes, mover, bag, ends, n_laid)
+                _forced_exchange(t, racks, sizes, 1 - mover, bag, ends, fired)
+            else:
+                leave_value = values[whole]
+        if kind == PASS_KIND:
+            passes += 1
+        else:
+            passes = 0
+        leave_term = leave_value
+        spread += sign * score
+        out[PLY_SCORES + 2 * ply] = score
+        out[PLY_SCORES + 2 * ply + 1] = 1.0 if bingo else 0.0
+        played += 1
+        last = mover
+        if sizes[mover] == 0 and ends[0] == ends[1]:  # out: the other's tiles count twice
+            spread += sign * 2 * _rack_value(t, racks, sizes, 1 - mover)
+            over = True
+        elif passes >= PASSES_TO_END:  # two passes each: everyone loses their own tiles
+            spread += _rack_value(t, racks, sizes, 1) - _rack_value(t, racks, sizes, 0)
+            over = True
+    if not over:
+        spread += (1 if last == 0 else -1) * leave_term
+    out[SPREAD] = spread
+    out[OVER] = 1.0 if over else 0.0
+    out[LAST] = last
+    out[BAG_LEFT] = ends[1] - ends[0]
+    out[PLAYED] = played
+
+
+jitcache.install()
