@@ -521,16 +521,17 @@ def generate_rows(graph, rules, view, rack, sink, wanted):
 
 
 @njit(cache=True)
-def _square_best(rules, view, cross, rack, r, c):
+def _square_best(rules, view, cross, rack, present, r, c):
     """The most a new tile from ``rack`` can score on view square (r, c) in the main word (-1: no
-    rack tile may stand there), and the most its cross word can score."""
+    rack tile may stand there), and the most its cross word can score (``present``: the letters
+    on the rack)."""
     sq = view.sqmap[r, c]
     allowed = cross.mask[r, c]
     best = np.int64(-1)
     if rack[BLANK_SLOT] > 0 and allowed != 0:
         best = 0
-    for letter in range(1, 33):
-        if rack[letter] > 0 and (allowed >> np.uint32(letter - 1)) & np.uint32(1):
+    for letter in present:
+        if (allowed >> np.uint32(letter - 1)) & np.uint32(1):
             v = rules.new_value[sq, letter]
             if v > best:
                 best = v
@@ -542,20 +543,19 @@ def _square_best(rules, view, cross, rack, r, c):
 
 @njit(cache=True)
 def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound, r, anchor,
-                  last_anchor, kinds, top, values):  # fmt: skip
+                  last_anchor, tile_cap):  # fmt: skip
     """An upper bound of the equity of every move :func:`_search_anchor` finds from this anchor
     ("shadow" bounds, as wolges and MAGPIE prune top-move searches): over every span the move's
     main word could cover, the board tiles' values plus the best value each new square can take,
     times the span's multipliers, plus each new square's best cross word, the bingo bonus, and
     the best leave the rack keeps after laying that many tiles.  -inf: no move from here.
 
-    The new tiles' part of the main word is also bounded tile by tile (each rack tile is laid
-    once: the sum of the ``new`` largest of each tile's best value on the span's new squares),
-    and the smaller of the two counts: with one red tile on a rack, every red square of a span
-    no longer counts it.  Returns (the square-by-square bound, the tighter bound): the first
-    ranks the anchors for ties (see :func:`_best_move`), the second orders and cuts the search.
-    ``kinds``: the rack's letters (blanks, worth 0, left out), one entry per tile; ``top`` and
-    ``values``: scratch of the same length."""
+    The new tiles' part of the main word is also bounded tile by tile: each rack tile is laid
+    once, so k new tiles add at most ``tile_cap[k]``, the sum of the k largest of the rack's
+    tiles' best values on any square; the smaller of the two counts (with one red tile on a
+    rack, a span over three red squares no longer counts it three times).  Returns (the
+    square-by-square bound, the tighter bound): the first ranks the anchors for ties (see
+    :func:`_best_move`), the second orders and cuts the search."""
     letters = view.letters
     blanks = view.blanks
     cols = letters.shape[1]
@@ -574,7 +574,6 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
         cross_sum = np.int64(0)
         new = 0
         ok = True
-        top[:] = 0
         for k in range(left, anchor):  # the part left of the anchor is fixed by ``left``
             if letters[r, k] != 0:
                 if not blanks[r, k]:
@@ -587,7 +586,6 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
                 new_sum += square_best[r, k]
                 mult *= rules.word_mult[sqmap[r, k]]
                 cross_sum += cross_best[r, k]
-                _raise_tops(rules, cross, kinds, top, r, k, sqmap[r, k])
         if not ok or new > tiles_on_rack:
             continue
         for right in range(anchor, cols):
@@ -601,7 +599,6 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
                 new_sum += square_best[r, right]
                 mult *= rules.word_mult[sqmap[r, right]]
                 cross_sum += cross_best[r, right]
-                _raise_tops(rules, cross, kinds, top, r, right, sqmap[r, right])
             if right < cols - 1 and letters[r, right + 1] != 0:
                 continue  # the word would not end here
             length = right - left + 1
@@ -620,43 +617,33 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
             value = score + leave_bound[new]
             if value > bound:
                 bound = value
+            if tile_cap[new] < new_sum:
+                value = score - (new_sum - tile_cap[new]) * m + leave_bound[new]
             if value > tight:
-                by_tiles = _sum_of_largest(top, values, new)
-                if by_tiles < new_sum:
-                    value = score - (new_sum - by_tiles) * m + leave_bound[new]
-                if value > tight:
-                    tight = value
+                tight = value
     return bound, tight
 
 
 @njit(cache=True)
-def _raise_tops(rules, cross, kinds, top, r, c, sq):
-    """Each rack tile's best value so far on a span's new squares, raised by view square (r, c)
-    (a tile the square's cross-check refuses cannot stand there)."""
-    allowed = cross.mask[r, c]
-    for i in range(kinds.shape[0]):
-        letter = kinds[i]
-        if (allowed >> np.uint32(letter - 1)) & np.uint32(1):
-            v = rules.new_value[sq, letter]
-            if v > top[i]:
-                top[i] = v
-
-
-@njit(cache=True)
-def _sum_of_largest(top, values, count):
-    """The sum of the ``count`` largest entries of ``top`` (``values``: scratch of its length)."""
-    n = top.shape[0]
-    for i in range(n):  # insertion sort, largest first: a rack has a handful of tiles
-        v = top[i]
-        j = i
-        while j > 0 and values[j - 1] < v:
-            values[j] = values[j - 1]
-            j -= 1
-        values[j] = v
-    total = np.int64(0)
-    for i in range(min(count, n)):
-        total += values[i]
-    return total
+def _tile_cap(rules, rack, tiles_on_rack):
+    """For k = 0 .. the rack's tiles: the most k of its tiles can be worth as new tiles, each on
+    its best square of the board (the k largest; a blank is worth 0)."""
+    best = np.zeros(tiles_on_rack, dtype=np.int64)
+    n = 0
+    for letter in range(1, rack.shape[0]):
+        if rack[letter] > 0:
+            top = np.int64(0)
+            for sq in range(rules.new_value.shape[0]):
+                if rules.new_value[sq, letter] > top:
+                    top = rules.new_value[sq, letter]
+            for _ in range(rack[letter]):
+                best[n] = top
+                n += 1
+    best[:n] = -np.sort(-best[:n])
+    cap = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    for k in range(1, MAX_WORD + 1):
+        cap[k] = cap[k - 1] + (best[k - 1] if k - 1 < n else 0)
+    return cap
 
 
 @njit(cache=True)
@@ -683,14 +670,8 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
     a_last = np.zeros(size, dtype=np.int64)
     a_bound = np.zeros(size, dtype=np.float64)  # square by square: the rank of the anchor
     a_tight = np.zeros(size, dtype=np.float64)  # the tighter bound: the search's order
-    kinds = np.zeros(tiles_on_rack - rack[BLANK_SLOT], dtype=np.int64)  # each real tile's letter
-    n_kinds = 0
-    for letter in range(1, rack.shape[0]):
-        for _ in range(rack[letter]):
-            kinds[n_kinds] = letter
-            n_kinds += 1
-    top = np.zeros(n_kinds, dtype=np.int64)
-    scratch = np.zeros(n_kinds, dtype=np.int64)
+    tile_cap = _tile_cap(rules, rack, tiles_on_rack)
+    present = np.nonzero(rack[1:33])[0] + 1  # the letters on the rack
     crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
     views = (across, down)
     for v in range(2):
@@ -703,14 +684,14 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
         for r in range(vr):
             for c in range(vc):
                 if letters[r, c] == 0:
-                    square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, r, c)
+                    square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, present, r, c)
         for r in range(vr):
             last_anchor = -1
             for c in range(vc):
                 if not _is_anchor(view, r, c):
                     continue
                 bound, tight = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best,
-                                             leave_bound, r, c, last_anchor, kinds, top, scratch)  # fmt: skip
+                                             leave_bound, r, c, last_anchor, tile_cap)  # fmt: skip
                 if bound > -np.inf:
                     a_view[n_anchors] = v
                     a_row[n_anchors] = r

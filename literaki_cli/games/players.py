@@ -209,6 +209,8 @@ class ComputerPlayer:
         rack = game.racks[game.current]
         if self.endgame is not None and not game.bag and game.n_players == 2:
             return self._endgame_move(game, rack)
+        if self._best_alone_decides(game):
+            return self._best_alone(game, rack)
         moves = self.generator.generate(game.board, rack)
         n = len(moves)
         can_exchange = game.can_exchange()
@@ -245,6 +247,38 @@ class ComputerPlayer:
             return Action(EXCHANGE, exchange=exchange.tiles, equity=exchange.equity)
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
+
+    def _best_alone_decides(self, game: Game) -> bool:
+        """Whether this turn's choice is the first best move by equity (or the best exchange when
+        it is better): a level that always plays the best, with leave values, and no bonus or
+        last-rounds rule that looks at every move.  Then the bounded search finds it alone."""
+        level = self.level
+        last_rounds = len(game.bag) < game.n_players * game.variant.rack_size
+        return (self.equity is not None and level.always_best
+                and not (level.forced_exchange_bonus and game.effect_squares("forced-exchange"))
+                and not (level.unload_last_rounds and last_rounds))  # fmt: skip
+
+    def _best_alone(self, game: Game, rack: str) -> Action:
+        """:meth:`choose` for such a turn, with :meth:`MoveGenerator.best` instead of every move:
+        the same move (the first best in generation order), exchange and equity."""
+        leaves = self.equity.for_rack(rack, len(game.bag))
+        record = self.generator.best(game.board, rack, leaves, ties_in_order=True)
+        can_exchange = game.can_exchange()
+        exchange = None
+        if can_exchange:
+            options = self.equity.exchanges(rack, len(game.bag), 1, leaves)
+            exchange = options[0] if options else None
+        best = None if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
+        if (best is None or best < self.level.exchange_below) and can_exchange:
+            tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
+            if tiles:
+                return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None)
+        if best is None:
+            return Action(PASS)
+        if exchange is not None and exchange.equity > best:
+            return Action(EXCHANGE, exchange=exchange.tiles, equity=exchange.equity)
+        tiles, direction = record_tiles(record)
+        return Action(PLACE, tuple(tiles), direction, equity=best)
 
     def _endgame_move(self, game: Game, rack: str) -> Action:
         """The best move of the endgame search within the level's limits (both racks are known
