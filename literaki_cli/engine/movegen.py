@@ -121,7 +121,7 @@ class Frames(NamedTuple):
     """The explicit stack of :func:`_search_anchor`, allocated once per view and reused by every
     anchor (one allocation per anchor cost more than a small rack's whole search)."""
 
-    undo: np.ndarray  # bool: an UNDO frame (give the tile in ``p`` back to the rack)
+    taken: np.ndarray  # the rack slot of the tile the frame laid last (-1: none), given back when it resumes
     col: np.ndarray
     p: np.ndarray
     kind: np.ndarray
@@ -137,7 +137,7 @@ class Frames(NamedTuple):
 
 @njit(cache=True)
 def _frames(depth):
-    return Frames(np.zeros(depth, dtype=np.bool_), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+    return Frames(np.full(depth, -1, dtype=np.int64), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
                   np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
                   np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64))
 
@@ -254,8 +254,9 @@ def leave_number(cells, start, stop, place, whole):
 
 
 @njit(cache=True)
-def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, cross_total, cells):
-    """Write one move (the main word spans ``left..right`` of view row ``r``) if the rules allow it."""
+def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, cross_total, cells, leave):
+    """Write one move (the main word spans ``left..right`` of view row ``r``) if the rules allow it
+    (``leave``: the number of its leave, read in best-only mode)."""
     length = right - left + 1
     if length < rules.min_word or length > rules.max_word:
         return
@@ -272,7 +273,7 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
     out = sink.records
     n = sink.count[0]
     if sink.values.shape[0] > 0:  # best only: keep this move if its equity beats the best so far
-        equity = score + sink.values[leave_number(cells, left, right + 1, sink.place, sink.values.shape[0] - 1)]
+        equity = score + sink.values[leave]
         best = sink.best
         if n > 0 and (equity < best[BEST_EQUITY]
                       or (equity == best[BEST_EQUITY] and best[ANCHOR_RANK] >= best[BEST_RANK])):  # fmt: skip
@@ -303,9 +304,9 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     explicit stack (numba cannot cache recursive functions).  Reads leftwards from the anchor
     while col <= anchor, then, after the separator, rightwards from anchor + 1.
 
-    Stack entries are EXPLORE frames (a square and the GADDAG list to read there, with the
-    score so far and where to resume among its candidate letters) and UNDO frames (give a
-    tile back to the rack once everything built on it has been explored).  A branch stops as
+    Each stack frame is a square and the GADDAG list to read there, with the score so far and
+    where to resume among its candidate letters; a frame that laid a rack tile gives it back
+    when it resumes (everything built on that tile has then been explored).  A branch stops as
     soon as its word would pass the longest word the rules allow."""
     arcs = graph.arcs
     letters = view.letters
@@ -320,7 +321,7 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     sqmap = view.sqmap
     transposed = view.transposed
     cols = letters.shape[1]
-    f_undo_frame = frames.undo
+    f_taken = frames.taken
     f_col = frames.col
     f_p = frames.p  # next arc to try (-1: exhausted)
     f_kind = frames.kind  # next way to try at that arc: AS_TILE, then AS_BLANK
@@ -330,7 +331,7 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     f_mult = frames.mult
     f_cross = frames.cross
     sp = 1
-    f_undo_frame[0] = False
+    f_taken[0] = -1
     f_tiles[0] = 0
     f_sum[0] = 0
     f_cross[0] = 0
@@ -339,19 +340,21 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     f_kind[0] = AS_TILE
     f_left[0] = anchor
     f_mult[0] = 1
+    place = sink.place
+    leave = sink.values.shape[0] - 1  # the leave number of the tiles still on the rack (best-only mode)
     on_rack = np.uint32(0)  # the letters the rack still holds (kept as tiles are laid and taken back)
     for letter in range(1, 33):
         if rack[letter] > 0:
             on_rack |= np.uint32(1) << np.uint32(letter - 1)
     while sp > 0:
         t = sp - 1
-        if f_undo_frame[t]:
-            code = f_p[t]
+        if f_taken[t] >= 0:  # back from the branch built on this frame's tile
+            code = f_taken[t]
             if code != BLANK_SLOT and rack[code] == 0:
                 on_rack |= np.uint32(1) << np.uint32(code - 1)
             rack[code] += 1
-            sp -= 1
-            continue
+            leave += place[code]
+            f_taken[t] = -1
         col = f_col[t]
         on_board = np.int64(letters[r, col])
         cand = -1
@@ -412,11 +415,10 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
             n_tiles += 1
             code = letter if kind == AS_TILE else BLANK_SLOT
             rack[code] -= 1
+            leave -= place[code]
             if code != BLANK_SLOT and rack[code] == 0:
                 on_rack &= ~(np.uint32(1) << np.uint32(code - 1))
-            f_undo_frame[sp] = True
-            f_p[sp] = code
-            sp += 1
+            f_taken[t] = code
         accepts = (arc & ACCEPTS_BIT) != 0
         nxt = np.int64(arc & INDEX_MASK)
         single_both_ways = transposed and n_tiles == 1 and cbase[r, anchor] >= 0
@@ -424,12 +426,12 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
             left_free = col == 0 or letters[r, col - 1] == 0
             right_free = anchor == cols - 1 or letters[r, anchor + 1] == 0
             if accepts and left_free and right_free and n_tiles > 0 and not single_both_ways:
-                _record(rules, view, sink, r, col, anchor, n_tiles, n_sum, n_mult, n_cross, cells)
+                _record(rules, view, sink, r, col, anchor, n_tiles, n_sum, n_mult, n_cross, cells, leave)
             if nxt != 0:
                 if left_free and anchor + 1 < cols and anchor + 1 - col < max_word:
                     sep = _find(arcs, nxt, SEPARATOR)
                     if sep > 0 and (arcs[sep] & INDEX_MASK) != 0:
-                        f_undo_frame[sp] = False
+                        f_taken[sp] = -1
                         f_col[sp] = anchor + 1
                         f_p[sp] = np.int64(arcs[sep] & INDEX_MASK)
                         f_kind[sp] = AS_TILE
@@ -440,7 +442,7 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
                         f_cross[sp] = n_cross
                         sp += 1
                 if col > 0 and (letters[r, col - 1] != 0 or col - 1 > last_anchor) and anchor - col + 1 < max_word:
-                    f_undo_frame[sp] = False
+                    f_taken[sp] = -1
                     f_col[sp] = col - 1
                     f_p[sp] = nxt
                     f_kind[sp] = AS_TILE
@@ -453,9 +455,9 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
         else:
             right_free = col == cols - 1 or letters[r, col + 1] == 0
             if accepts and right_free and n_tiles > 0 and not single_both_ways:
-                _record(rules, view, sink, r, f_left[t], col, n_tiles, n_sum, n_mult, n_cross, cells)
+                _record(rules, view, sink, r, f_left[t], col, n_tiles, n_sum, n_mult, n_cross, cells, leave)
             if nxt != 0 and col + 1 < cols and col + 1 - f_left[t] < max_word:
-                f_undo_frame[sp] = False
+                f_taken[sp] = -1
                 f_col[sp] = col + 1
                 f_p[sp] = nxt
                 f_kind[sp] = AS_TILE
