@@ -110,3 +110,63 @@ def test_best_agrees_on_the_example_positions_with_the_real_lexicon_and_leaves(s
             assert best[SCORE] + leaves.of_moves(best[None])[0] == pytest.approx(expected, abs=1e-9), (path.name, rack)
             checked += 1
     assert checked > 50
+
+
+# --------------------------------------------------------------------------- ties
+
+
+def first_best(moves: np.ndarray, equities: list[float]) -> np.ndarray:
+    """The first move of the greatest equity in the generator's order (what a player that takes
+    the first best of every generated move plays)."""
+    top = max(equities)
+    return moves[next(i for i, e in enumerate(equities) if e == top)]
+
+
+@pytest.mark.parametrize("variant, rules", BOARDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), n_moves=st.integers(0, 6), scenario=st.sampled_from(SCENARIOS),
+       blanks=st.integers(0, 2), spread=st.sampled_from([0, 1, 3]))  # fmt: skip
+def test_best_in_generation_order_is_the_first_best_of_all_moves(word_lexicon, variant, rules, seed, n_moves,
+                                                                  scenario, blanks, spread):  # fmt: skip
+    """``ties_in_order``: record for record the first best of every generated move, with leave
+    values that are small whole numbers (or all 0: no leaves) so that many moves tie."""
+    generator = MoveGenerator(word_lexicon, variant)
+    board, rack, _ = position(variant, rules, generator, seed, n_moves, scenario, blanks, WORDS)
+    place, subsets = leave_numbering(rack)
+    values = np.random.default_rng(seed).integers(-spread, spread + 1, len(subsets)).astype(np.float64)
+    number = {counts: i for i, counts in enumerate(subsets)}
+    moves = generator.generate(board, rack).records
+    sizes = np.array([sum(counts) for counts in subsets])
+    best = generator.best(board, rack, SimpleNamespace(place=place, values=values, sizes=sizes), ties_in_order=True)
+    if not len(moves):
+        assert best is None
+        return
+    equities = [int(m[SCORE]) + values[number[leave_of(rack, m)]] for m in moves]
+    assert (best == first_best(moves, equities)).all()
+
+
+@pytest.mark.parametrize("variant, rules", BOARDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), n_moves=st.integers(0, 6), scenario=st.sampled_from(SCENARIOS),
+       blanks=st.integers(0, 2), bag=st.sampled_from([0, 3, 9, 40]))  # fmt: skip
+def test_best_with_the_real_leaves_and_the_bag_end_rule(word_lexicon, variant, rules, seed, n_moves, scenario,
+                                                         blanks, bag):  # fmt: skip
+    """The shipped leave values as :class:`Equity` weighs them for the bag (full value, shrinking
+    below 10 tiles, kept tiles' cost with an empty bag, where leaves of equal points tie): as good
+    as the best of every move, in both tie orders, and in generation order the first of them."""
+    from literaki_cli.equity.equity import Equity
+    from literaki_cli.equity.leaves import open_leaves
+
+    generator = MoveGenerator(word_lexicon, variant)
+    board, rack, _ = position(variant, rules, generator, seed, n_moves, scenario, blanks, WORDS)
+    leaves = Equity(open_leaves(), variant).for_rack(rack, bag)
+    moves = generator.generate(board, rack).records
+    best = generator.best(board, rack, leaves)
+    in_order = generator.best(board, rack, leaves, ties_in_order=True)
+    if not len(moves):
+        assert best is None and in_order is None
+        return
+    equities = list(moves[:, SCORE] + leaves.of_moves(moves))
+    assert best[SCORE] + leaves.of_moves(best[None])[0] == max(equities)
+    assert any((best == m).all() for m in moves)
+    assert (in_order == first_best(moves, equities)).all()
