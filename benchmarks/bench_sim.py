@@ -6,9 +6,10 @@ example positions (examples/positions/*-middle-*), full SJP lexicon and shipped 
 
 For each worker count: per position the median over ``--runs`` of candidate-iterations / s
 (the simulation alone, in-process, after warm-up), then the median and the total over the
-positions; the scaling of N workers against one; and where one worker's time goes (the best
-replies' move search against the rest).  Target (issue 14): >= 1,000 candidate-iterations/s
-per core at 2 plies, near-linear with --workers.
+positions; the scaling of N workers against one; and where one worker's time goes (the compiled
+rollouts, whose plies are best-move searches, against the rest).  Targets: >= 1,000
+candidate-iterations/s per core at 2 plies, near-linear with --workers (issue 14); >= 3,000 on one
+worker (issue 26; benchmarks/bench_search.py compares two revisions).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from bench_solve import ensure_lexicon  # noqa: E402
 from common import ROOT, machine  # noqa: E402
 
 from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
-from literaki_cli.engine.movegen import MoveGenerator  # noqa: E402
 from literaki_cli.equity.equity import Equity  # noqa: E402
 from literaki_cli.equity.leaves import open_leaves  # noqa: E402
 from literaki_cli.io.positionio import load_position  # noqa: E402
@@ -43,22 +43,25 @@ def rate(position, lexicon, equity, model, iterations, candidates, plies, worker
 
 
 def search_share(position, lexicon, equity, model, iterations, candidates, plies) -> float:
-    """The share of one worker's simulation time spent in MoveGenerator.best (timed by wrapping it)."""
-    spent = [0.0]
-    original = MoveGenerator.best
+    """The share of one worker's simulation time spent in the compiled rollouts (the plies'
+    best-move searches and the bookkeeping around them), timed by wrapping the kernel's call."""
+    from literaki_cli.montecarlo import simulation
 
-    def timed(self, *args):
+    spent = [0.0]
+    original = simulation.rollout
+
+    def timed(*args):
         started = time.perf_counter()
         try:
-            return original(self, *args)
+            return original(*args)
         finally:
             spent[0] += time.perf_counter() - started
 
-    MoveGenerator.best = timed
+    simulation.rollout = timed
     try:
         _, seconds = rate(position, lexicon, equity, model, iterations, candidates, plies, 1, 99)
     finally:
-        MoveGenerator.best = original
+        simulation.rollout = original
     return spent[0] / seconds
 
 
@@ -100,7 +103,7 @@ def main() -> None:
                     print(f"scaling with {workers} workers: median x{statistics.median(ratios):.2f}")
             shares = [search_share(p, lexicon, equity, model, args.iterations, args.candidates, args.plies)
                       for p in positions]  # fmt: skip
-            print(f"one worker's time in the best-move search: median {100 * statistics.median(shares):.0f} %")
+            print(f"one worker's time in the compiled rollouts: median {100 * statistics.median(shares):.0f} %")
 
 
 if __name__ == "__main__":
