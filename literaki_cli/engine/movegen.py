@@ -299,7 +299,7 @@ def _record(rules, view, sink, r, left, right, tiles_used, main_sum, main_mult, 
 
 
 @njit(cache=True)
-def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anchor, last_anchor):
+def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anchor, last_anchor, blank_bound):
     """Every play through the anchor (r, anchor): a depth-first walk of the GADDAG with an
     explicit stack (numba cannot cache recursive functions).  Reads leftwards from the anchor
     while col <= anchor, then, after the separator, rightwards from anchor + 1.
@@ -307,7 +307,11 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     Each stack frame is a square and the GADDAG list to read there, with the score so far and
     where to resume among its candidate letters; a frame that laid a rack tile gives it back
     when it resumes (everything built on that tile has then been explored).  A branch stops as
-    soon as its word would pass the longest word the rules allow."""
+    soon as its word would pass the longest word the rules allow.
+
+    ``blank_bound`` bounds the equity of every move from here that lays a blank (+inf: no
+    bound): in best-only mode, once the best found beats it (or ties it from an anchor of a
+    lower rank), the walk stops trying blanks: the moves it would find are refused anyway."""
     arcs = graph.arcs
     letters = view.letters
     blanks = view.blanks
@@ -340,6 +344,8 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
     f_kind[0] = AS_TILE
     f_left[0] = anchor
     f_mult[0] = 1
+    best = sink.best
+    cut_blanks = sink.values.shape[0] > 0 and blank_bound < np.inf  # best-only mode, with a bound
     place = sink.place
     leave = sink.values.shape[0] - 1  # the leave number of the tiles still on the rack (best-only mode)
     on_rack = np.uint32(0)  # the letters the rack still holds (kept as tiles are laid and taken back)
@@ -376,7 +382,11 @@ def _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, anch
                         break  # the arcs run in letter order: no later one can stand here
                     if fits & np.uint32(1):
                         while kind <= AS_BLANK:
-                            if (kind == AS_TILE and rack[letter] > 0) or (kind == AS_BLANK and rack[BLANK_SLOT] > 0):
+                            if kind == AS_TILE and rack[letter] > 0:
+                                break
+                            if kind == AS_BLANK and rack[BLANK_SLOT] > 0 and not (
+                                cut_blanks and sink.count[0] > 0 and (blank_bound < best[BEST_EQUITY] or (
+                                    blank_bound == best[BEST_EQUITY] and best[ANCHOR_RANK] > best[BEST_RANK]))):
                                 break
                             kind += 1
                         if kind <= AS_BLANK:
@@ -518,7 +528,7 @@ def generate_rows(graph, rules, view, rack, sink, wanted):
             if not _is_anchor(view, r, c):
                 continue
             if cross.mask[r, c] & fits:  # a move from here lays its first tile on the anchor
-                _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor)
+                _search_anchor(graph, rules, view, cross, sink, rack, cells, frames, r, c, last_anchor, np.inf)
             last_anchor = c
 
 
@@ -545,7 +555,7 @@ def _square_best(rules, view, cross, rack, present, r, c):
 
 @njit(cache=True)
 def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best, leave_bound, r, anchor,
-                  last_anchor, tile_cap):  # fmt: skip
+                  last_anchor, tile_cap, blank_leave_bound):  # fmt: skip
     """An upper bound of the equity of every move :func:`_search_anchor` finds from this anchor
     ("shadow" bounds, as wolges and MAGPIE prune top-move searches): over every span the move's
     main word could cover, the board tiles' values plus the best value each new square can take,
@@ -556,8 +566,11 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
     once, so k new tiles add at most ``tile_cap[k]``, the sum of the k largest of the rack's
     tiles' best values on any square; the smaller of the two counts (with one red tile on a
     rack, a span over three red squares no longer counts it three times).  Returns (the
-    square-by-square bound, the tighter bound): the first ranks the anchors for ties (see
-    :func:`_best_move`), the second orders and cuts the search."""
+    square-by-square bound, the tighter bound, the bound of the moves that lay a blank): the
+    first ranks the anchors for ties (see :func:`_best_move`), the second orders and cuts the
+    search, the third cuts its blanks.  A move that lays k tiles, a blank among them, adds at
+    most the k - 1 best of the rest (the blank is worth 0) and keeps a leave with fewer blanks
+    (``blank_leave_bound``: the best such leave after laying k tiles; all -inf without a blank)."""
     letters = view.letters
     blanks = view.blanks
     cols = letters.shape[1]
@@ -567,6 +580,7 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
         lowest -= 1
     bound = -np.inf
     tight = -np.inf
+    with_blank = -np.inf
     for left in range(anchor, lowest - 1, -1):
         if left > 0 and letters[r, left - 1] != 0:
             continue  # the word would not start here
@@ -623,7 +637,11 @@ def _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_be
                 value = score - (new_sum - tile_cap[new]) * m + leave_bound[new]
             if value > tight:
                 tight = value
-    return bound, tight
+            if blank_leave_bound[new] > -np.inf:
+                value = score - (new_sum - min(new_sum, tile_cap[new - 1])) * m + blank_leave_bound[new]
+                if value > with_blank:
+                    with_blank = value
+    return bound, tight, with_blank
 
 
 @njit(cache=True)
@@ -672,8 +690,10 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
     a_last = np.zeros(size, dtype=np.int64)
     a_bound = np.zeros(size, dtype=np.float64)  # square by square: the rank of the anchor
     a_tight = np.zeros(size, dtype=np.float64)  # the tighter bound: the search's order
+    a_blank = np.zeros(size, dtype=np.float64)  # the bound of the moves that lay a blank
     tile_cap = _tile_cap(rules, rack, tiles_on_rack)
     present = np.nonzero(rack[1:33])[0] + 1  # the letters on the rack
+    blank_leave_bound = _blank_leave_bounds(rack, tiles_on_rack, sink.place, sink.values)
     crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
     views = (across, down)
     for v in range(2):
@@ -692,8 +712,9 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
             for c in range(vc):
                 if not _is_anchor(view, r, c):
                     continue
-                bound, tight = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best, cross_best,
-                                             leave_bound, r, c, last_anchor, tile_cap)  # fmt: skip
+                bound, tight, with_blank = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best,
+                                                         cross_best, leave_bound, r, c, last_anchor, tile_cap,
+                                                         blank_leave_bound)  # fmt: skip
                 if bound > -np.inf:
                     a_view[n_anchors] = v
                     a_row[n_anchors] = r
@@ -701,6 +722,7 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
                     a_last[n_anchors] = last_anchor
                     a_bound[n_anchors] = bound
                     a_tight[n_anchors] = tight
+                    a_blank[n_anchors] = with_blank
                     n_anchors += 1
                 last_anchor = c
     rank = np.arange(n_anchors).astype(np.float64)
@@ -718,7 +740,28 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
                 continue  # at best a tie, which the best's anchor wins
         best[ANCHOR_RANK] = rank[i]
         v = a_view[i]
-        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, a_row[i], a_col[i], a_last[i])
+        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, a_row[i], a_col[i], a_last[i],
+                       a_blank[i])  # fmt: skip
+
+
+@njit(cache=True)
+def _blank_leave_bounds(rack, tiles_on_rack, place, values):
+    """For each number of tiles laid: the best leave that keeps fewer blanks than the rack holds
+    (the leave of a move that lays a blank); -inf for none, and everywhere without a blank or
+    without leave values."""
+    out = np.full(MAX_WORD + 1, -np.inf)
+    if rack[BLANK_SLOT] == 0 or values.shape[0] == 0:
+        return out
+    for index in range(values.shape[0]):
+        size = 0
+        for slot in range(rack.shape[0]):
+            if rack[slot] > 0:
+                size += (index // place[slot]) % (rack[slot] + 1)
+        if (index // place[BLANK_SLOT]) % (rack[BLANK_SLOT] + 1) < rack[BLANK_SLOT]:
+            laid = tiles_on_rack - size
+            if values[index] > out[laid]:
+                out[laid] = values[index]
+    return out
 
 
 # --------------------------------------------------------------------------- Python side
