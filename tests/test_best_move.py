@@ -170,3 +170,55 @@ def test_best_with_the_real_leaves_and_the_bag_end_rule(word_lexicon, variant, r
     assert best[SCORE] + leaves.of_moves(best[None])[0] == max(equities)
     assert any((best == m).all() for m in moves)
     assert (in_order == first_best(moves, equities)).all()
+
+
+# --------------------------------------------------------------------------- a reply shared by candidates
+
+
+@pytest.mark.parametrize("variant, rules", BOARDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), n_moves=st.integers(1, 6), scenario=st.sampled_from(SCENARIOS),
+       blanks=st.integers(0, 2), pick=st.integers(0, 10_000))  # fmt: skip
+def test_a_reply_shared_by_candidates_is_the_best_move_on_each_board(word_lexicon, variant, rules, seed, n_moves,
+                                                                      scenario, blanks, pick):  # fmt: skip
+    """``best_move_sharing``: after a candidate, the reply searched only along the lines the
+    candidate changed (the other anchors' best moves from the table of the board before it) is
+    record for record the reply ``MoveGenerator.best`` finds on the new board."""
+    from literaki_cli.engine.movegen import (
+        RECORD_WIDTH,
+        MoveSink,
+        anchor_table,
+        best_move_sharing,
+        board_views,
+        changed_lines,
+        leave_bounds,
+        rack_counts,
+    )
+
+    generator = MoveGenerator(word_lexicon, variant)
+    board, rack, _ = position(variant, rules, generator, seed, n_moves, scenario, blanks, WORDS)
+    candidates = generator.generate(board, rack).records
+    if board.is_empty() or not len(candidates):
+        return
+    tiles, _ = record_tiles(candidates[pick % len(candidates)])
+    after = board.with_tiles(tiles)
+    reply_rack = "".join(np.random.default_rng(seed).permutation(list("aeiknorstwyzł??"))[:7])
+    place, subsets = leave_numbering(reply_rack)
+    values = np.random.default_rng(pick).integers(-3, 4, len(subsets)).astype(np.float64)  # ties
+    sizes = np.array([sum(counts) for counts in subsets])
+    leaves = SimpleNamespace(place=place, values=values, sizes=sizes)
+    expected = generator.best(after, reply_rack, leaves)
+    counts = rack_counts(reply_rack)
+    bound = leave_bounds(len(reply_rack), values, sizes)
+    table = anchor_table(generator.graph, generator.rules, *board_views(board, variant, generator.maps), counts, place,
+                         values, bound)  # fmt: skip
+    rows = np.array([t.row for t in tiles], dtype=np.int64)
+    cols = np.array([t.col for t in tiles], dtype=np.int64)
+    sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place, values,
+                    np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
+    best_move_sharing(generator.graph, generator.rules, *board_views(after, variant, generator.maps), counts, sink,
+                      bound, table, changed_lines(after.letters, rows, cols, len(tiles)))  # fmt: skip
+    if expected is None:
+        assert sink.count[0] == 0
+    else:
+        assert sink.count[0] == 1 and (sink.records[0] == expected).all()

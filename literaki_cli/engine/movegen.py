@@ -666,6 +666,108 @@ def _tile_cap(rules, rack, tiles_on_rack):
     return cap
 
 
+class Anchors(NamedTuple):
+    """The anchors of a best-move search in the order :meth:`MoveGenerator.generate` visits them
+    (view, row, column), with their bounds (see :func:`_anchor_bound`)."""
+
+    views: np.ndarray  # 0: the across view, 1: down
+    row: np.ndarray
+    col: np.ndarray
+    last: np.ndarray  # the anchor before it in its row (-1: none)
+    bound: np.ndarray  # square by square: the anchor's rank for ties
+    tight: np.ndarray  # the tighter bound: the search's order and cut
+    blank: np.ndarray  # the bound of its moves that lay a blank
+    count: np.ndarray  # [1]: how many
+
+
+@njit(cache=True)
+def _anchors(size):
+    return Anchors(np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                   np.zeros(size, dtype=np.int64), np.zeros(size), np.zeros(size), np.zeros(size),
+                   np.zeros(1, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True)
+def _list_anchors(rules, views, crosses, rack, sink, leave_bound, wanted, anchors):
+    """Append to ``anchors`` every anchor of the ``wanted[view, row]`` rows from which a move is
+    possible, with its bounds (in the order generate visits them)."""
+    tiles_on_rack = 0
+    for slot in range(rack.shape[0]):
+        tiles_on_rack += rack[slot]
+    tile_cap = _tile_cap(rules, rack, tiles_on_rack)
+    present = np.nonzero(rack[1:33])[0] + 1  # the letters on the rack
+    blank_leave_bound = _blank_leave_bounds(rack, tiles_on_rack, sink.place, sink.values)
+    for v in range(2):
+        view = views[v]
+        cross = crosses[v]
+        letters = view.letters
+        vr, vc = letters.shape
+        square_best = np.full((vr, vc), -1, dtype=np.int64)
+        cross_best = np.zeros((vr, vc), dtype=np.int64)
+        for r in range(vr):
+            if wanted[v, r]:
+                for c in range(vc):
+                    if letters[r, c] == 0:
+                        square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, present, r, c)
+        for r in range(vr):
+            if not wanted[v, r]:
+                continue
+            last_anchor = -1
+            for c in range(vc):
+                if not _is_anchor(view, r, c):
+                    continue
+                bound, tight, with_blank = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best,
+                                                         cross_best, leave_bound, r, c, last_anchor, tile_cap,
+                                                         blank_leave_bound)  # fmt: skip
+                if bound > -np.inf:
+                    n = anchors.count[0]
+                    anchors.views[n] = v
+                    anchors.row[n] = r
+                    anchors.col[n] = c
+                    anchors.last[n] = last_anchor
+                    anchors.bound[n] = bound
+                    anchors.tight[n] = tight
+                    anchors.blank[n] = with_blank
+                    anchors.count[0] = n + 1
+                last_anchor = c
+
+
+@njit(cache=True)
+def _ranks(anchors, ties_in_order):
+    """Each anchor's rank for ties: its place in the order of the square-by-square bounds (ties
+    by view, row, column), or with ``ties_in_order`` in generate's order."""
+    n = anchors.count[0]
+    rank = np.arange(n).astype(np.float64)
+    if not ties_in_order:
+        rank[np.argsort(-anchors.bound[:n], kind="mergesort")] = rank.copy()
+    return rank
+
+
+@njit(cache=True)
+def _search_anchors(graph, rules, views, crosses, sink, rack, anchors, rank, searched):
+    """Search the anchors flagged in ``searched`` in the order of their tighter bounds, until
+    none left can beat the best found (see :func:`_best_move` for the ties)."""
+    n = anchors.count[0]
+    rows, cols = views[0].letters.shape
+    tight = np.where(searched[:n], anchors.tight[:n], -np.inf)
+    order = np.argsort(-tight, kind="mergesort")
+    cells = np.zeros(max(rows, cols), dtype=np.int64)
+    frames = _frames(8 * max(rows, cols) + 16)
+    best = sink.best
+    for i in order:
+        if not searched[i]:
+            break
+        if sink.count[0] > 0:
+            if tight[i] < best[BEST_EQUITY]:
+                break  # every anchor left is bounded by this one's bound: none can do better
+            if tight[i] == best[BEST_EQUITY] and rank[i] > best[BEST_RANK]:
+                continue  # at best a tie, which the best's anchor wins
+        best[ANCHOR_RANK] = rank[i]
+        v = anchors.views[i]
+        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, anchors.row[i], anchors.col[i],
+                       anchors.last[i], anchors.blank[i])  # fmt: skip
+
+
 @njit(cache=True)
 def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_order):
     """The best move by equity over both views (into ``sink`` in best-only mode): anchors
@@ -678,70 +780,162 @@ def _best_move(graph, rules, across, down, rack, sink, leave_bound, ties_in_orde
     lower rank; so the tighter bounds may reorder and cut the search without changing a tie.
     With ``ties_in_order`` the ranks are the anchors' order in :meth:`MoveGenerator.generate`
     (view, row, column) instead: the answer is then the first best of every generated move."""
-    tiles_on_rack = 0
-    for slot in range(rack.shape[0]):
-        tiles_on_rack += rack[slot]
-    n_anchors = 0
     rows, cols = across.letters.shape
-    size = 2 * rows * cols
-    a_view = np.zeros(size, dtype=np.int64)
-    a_row = np.zeros(size, dtype=np.int64)
-    a_col = np.zeros(size, dtype=np.int64)
-    a_last = np.zeros(size, dtype=np.int64)
-    a_bound = np.zeros(size, dtype=np.float64)  # square by square: the rank of the anchor
-    a_tight = np.zeros(size, dtype=np.float64)  # the tighter bound: the search's order
-    a_blank = np.zeros(size, dtype=np.float64)  # the bound of the moves that lay a blank
-    tile_cap = _tile_cap(rules, rack, tiles_on_rack)
-    present = np.nonzero(rack[1:33])[0] + 1  # the letters on the rack
-    blank_leave_bound = _blank_leave_bounds(rack, tiles_on_rack, sink.place, sink.values)
-    crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
     views = (across, down)
+    crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
+    anchors = _anchors(2 * rows * cols)
+    _list_anchors(rules, views, crosses, rack, sink, leave_bound, np.ones((2, max(rows, cols)), dtype=np.bool_),
+                  anchors)  # fmt: skip
+    n = anchors.count[0]
+    _search_anchors(graph, rules, views, crosses, sink, rack, anchors, _ranks(anchors, ties_in_order),
+                    np.ones(n, dtype=np.bool_))  # fmt: skip
+
+
+class AnchorTable(NamedTuple):
+    """A board's anchors for one rack, each with the best move found from it alone: what
+    :func:`best_move_sharing` reuses on a board that differs from this one in a few lines."""
+
+    anchors: Anchors
+    first: np.ndarray  # int64 [2, rows + 1]: view v's row r holds anchors first[v, r] .. first[v, r + 1] - 1
+    equity: np.ndarray  # the best equity from each anchor (-inf: no move)
+    records: np.ndarray  # int32 [anchors, RECORD_WIDTH]: that move (first of equals in the walk's order)
+
+
+@njit(cache=True)
+def anchor_table(graph, rules, across, down, rack, place, values, leave_bound):
+    """Every anchor of a board with its bounds and its own best move (searched to the end,
+    anchor by anchor), for ``rack`` and its leave values."""
+    rows, cols = across.letters.shape
+    views = (across, down)
+    crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
+    anchors = _anchors(2 * rows * cols)
+    probe = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place, values,
+                     np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
+    _list_anchors(rules, views, crosses, rack, probe, leave_bound, np.ones((2, max(rows, cols)), dtype=np.bool_),
+                  anchors)  # fmt: skip
+    n = anchors.count[0]
+    first = np.zeros((2, max(rows, cols) + 1), dtype=np.int64)
+    k = 0
     for v in range(2):
-        view = views[v]
-        cross = crosses[v]
-        letters = view.letters
-        vr, vc = letters.shape
-        square_best = np.full((vr, vc), -1, dtype=np.int64)
-        cross_best = np.zeros((vr, vc), dtype=np.int64)
-        for r in range(vr):
-            for c in range(vc):
-                if letters[r, c] == 0:
-                    square_best[r, c], cross_best[r, c] = _square_best(rules, view, cross, rack, present, r, c)
-        for r in range(vr):
-            last_anchor = -1
-            for c in range(vc):
-                if not _is_anchor(view, r, c):
-                    continue
-                bound, tight, with_blank = _anchor_bound(rules, view, cross, rack, tiles_on_rack, square_best,
-                                                         cross_best, leave_bound, r, c, last_anchor, tile_cap,
-                                                         blank_leave_bound)  # fmt: skip
-                if bound > -np.inf:
-                    a_view[n_anchors] = v
-                    a_row[n_anchors] = r
-                    a_col[n_anchors] = c
-                    a_last[n_anchors] = last_anchor
-                    a_bound[n_anchors] = bound
-                    a_tight[n_anchors] = tight
-                    a_blank[n_anchors] = with_blank
-                    n_anchors += 1
-                last_anchor = c
-    rank = np.arange(n_anchors).astype(np.float64)
-    if not ties_in_order:
-        rank[np.argsort(-a_bound[:n_anchors], kind="mergesort")] = rank.copy()
-    order = np.argsort(-a_tight[:n_anchors], kind="mergesort")
+        for r in range(max(rows, cols) + 1):
+            while k < n and (anchors.views[k] < v or (anchors.views[k] == v and anchors.row[k] < r)):
+                k += 1
+            first[v, r] = k
+    equity = np.full(n, -np.inf)
+    records = np.zeros((n, RECORD_WIDTH), dtype=np.int32)
     cells = np.zeros(max(rows, cols), dtype=np.int64)
     frames = _frames(8 * max(rows, cols) + 16)
-    best = sink.best
-    for i in order:
+    for i in range(n):
+        sink = MoveSink(records[i : i + 1], np.zeros(1, dtype=np.int64), place, values,
+                        np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
+        v = anchors.views[i]
+        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, anchors.row[i], anchors.col[i],
+                       anchors.last[i], np.inf)  # fmt: skip
         if sink.count[0] > 0:
-            if a_tight[i] < best[BEST_EQUITY]:
-                break  # every anchor left is bounded by this one's bound: none can do better
-            if a_tight[i] == best[BEST_EQUITY] and rank[i] > best[BEST_RANK]:
-                continue  # at best a tie, which the best's anchor wins
-        best[ANCHOR_RANK] = rank[i]
-        v = a_view[i]
-        _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, a_row[i], a_col[i], a_last[i],
-                       a_blank[i])  # fmt: skip
+            equity[i] = sink.best[BEST_EQUITY]
+    return AnchorTable(anchors, first, equity, records)
+
+
+@njit(cache=True)
+def empty_anchor_table():
+    """An :class:`AnchorTable` of no anchors (where a kernel wants one and none applies)."""
+    return AnchorTable(_anchors(0), np.zeros((2, 1), dtype=np.int64), np.zeros(0), np.zeros((0, RECORD_WIDTH),
+                       dtype=np.int32))  # fmt: skip
+
+
+@njit(cache=True)
+def changed_lines(board_letters, tiles_rows, tiles_cols, n_tiles):
+    """The view rows (``[0, r]``: board row r; ``[1, c]``: board column c) whose anchors, letters
+    or cross-checks change when tiles are laid on ``(tiles_rows[k], tiles_cols[k])``, given the
+    board *with* those tiles: each tile's row and column with their neighbours, and the squares
+    that close the runs of tiles through it (their cross words change)."""
+    rows, cols = board_letters.shape
+    out = np.zeros((2, max(rows, cols)), dtype=np.bool_)
+    for k in range(n_tiles):
+        r = tiles_rows[k]
+        c = tiles_cols[k]
+        for d in range(-1, 2):
+            if 0 <= r + d < rows:
+                out[0, r + d] = True
+            if 0 <= c + d < cols:
+                out[1, c + d] = True
+        up = r
+        while up >= 0 and board_letters[up, c] != 0:
+            up -= 1
+        down = r
+        while down < rows and board_letters[down, c] != 0:
+            down += 1
+        if up >= 0:
+            out[0, up] = True
+        if down < rows:
+            out[0, down] = True
+        left = c
+        while left >= 0 and board_letters[r, left] != 0:
+            left -= 1
+        right = c
+        while right < cols and board_letters[r, right] != 0:
+            right += 1
+        if left >= 0:
+            out[1, left] = True
+        if right < cols:
+            out[1, right] = True
+    return out
+
+
+@njit(cache=True)
+def best_move_sharing(graph, rules, across, down, rack, sink, leave_bound, table, changed):
+    """:func:`_best_move` (square-by-square ties) on a board that differs from the board of
+    ``table`` (same rack and leave values) only in the view rows of ``changed``
+    (:func:`changed_lines`): the other rows' anchors, bounds and best moves are the table's, so
+    only the changed rows are searched, with the best of the others to beat.  The same answer
+    as :func:`_best_move` on the new board."""
+    rows, cols = across.letters.shape
+    views = (across, down)
+    crosses = (_cross_checks_rows(graph, rules, across, changed[0, :rows], ALL_LETTERS),
+               _cross_checks_rows(graph, rules, down, changed[1, :cols], ALL_LETTERS))  # only the changed rows are read
+    fresh = _anchors(2 * rows * cols)
+    _list_anchors(rules, views, crosses, rack, sink, leave_bound, changed, fresh)
+    base = table.anchors
+    anchors = _anchors(base.count[0] + fresh.count[0])
+    kept = np.full(base.count[0] + fresh.count[0], -1, dtype=np.int64)  # the table's anchor reused, else -1
+    k = 0
+    n = 0
+    for v in range(2):
+        for r in range(views[v].letters.shape[0]):
+            if changed[v, r]:
+                while k < fresh.count[0] and fresh.views[k] == v and fresh.row[k] == r:
+                    _copy_anchor(fresh, k, anchors, n)
+                    n += 1
+                    k += 1
+            else:
+                for j in range(table.first[v, r], table.first[v, r + 1]):
+                    _copy_anchor(base, j, anchors, n)
+                    kept[n] = j
+                    n += 1
+    anchors.count[0] = n
+    rank = _ranks(anchors, False)
+    best = sink.best
+    for i in range(n):  # the best of the reused anchors: the greatest equity, the lowest rank among equals
+        j = kept[i]
+        if j >= 0 and table.equity[j] > -np.inf:
+            if sink.count[0] == 0 or table.equity[j] > best[BEST_EQUITY] or (
+                    table.equity[j] == best[BEST_EQUITY] and rank[i] < best[BEST_RANK]):  # fmt: skip
+                best[BEST_EQUITY] = table.equity[j]
+                best[BEST_RANK] = rank[i]
+                sink.records[0, :] = table.records[j]
+                sink.count[0] = 1
+    _search_anchors(graph, rules, views, crosses, sink, rack, anchors, rank, kept[:n] < 0)
+
+
+@njit(cache=True)
+def _copy_anchor(source, i, target, j):
+    target.views[j] = source.views[i]
+    target.row[j] = source.row[i]
+    target.col[j] = source.col[i]
+    target.last[j] = source.last[i]
+    target.bound[j] = source.bound[i]
+    target.tight[j] = source.tight[i]
+    target.blank[j] = source.blank[i]
 
 
 @njit(cache=True)

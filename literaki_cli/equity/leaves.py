@@ -204,7 +204,7 @@ def rack_places(rack: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 @njit(cache=True)
-def _subset_values(rack, arrays, tile_value, weight, kept_factor):
+def subset_values(rack, arrays, tile_value, weight, kept_factor):
     """For every sub-multiset of the rack (numbered as :func:`rack_places`): ``weight`` x its
     value - ``kept_factor`` x the points of its tiles.  A rack of 7 has at most 128, so valuing
     them all once is cheaper than one lookup per generated move."""
@@ -566,7 +566,7 @@ def rack_leaves(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: fl
                 kept_factor: float = 0.0) -> RackLeaves:  # fmt: skip
     """Every leave of ``rack`` valued: ``weight`` x its value - ``kept_factor`` x its tile points."""
     counts = rack_counts(rack)
-    return RackLeaves(counts, *_subset_values(counts, table.arrays, tile_value, float(weight), float(kept_factor)))
+    return RackLeaves(counts, *subset_values(counts, table.arrays, tile_value, float(weight), float(kept_factor)))
 
 
 def move_leave_values(

@@ -38,18 +38,20 @@ from literaki_cli.engine.movegen import (
     ROW,
     SCORE,
     TILES,
+    AnchorTable,
     BoardView,
     KernelRules,
     LexiconGraph,
     MoveGenerator,
     MoveSink,
     _best_move,
+    best_move_sharing,
     leave_number,
 )
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import ACROSS, DOWN, Variant
 from literaki_cli.equity.equity import Equity
-from literaki_cli.equity.leaves import LeaveArrays, _subset_values
+from literaki_cli.equity.leaves import LeaveArrays, subset_values
 
 #: What a candidate (or a ply) does.
 PLACE_KIND, EXCHANGE_KIND, PASS_KIND = 0, 1, 2
@@ -79,6 +81,19 @@ class RolloutRules(NamedTuple):
     down_map: np.ndarray
     start_row: int  # the start square (an empty board's first move)
     start_col: int
+
+
+class SharedReply(NamedTuple):
+    """The opponent's first reply, shared by every candidate of one future: the anchors of the
+    position's board with the best move from each for the opponent's rack (an
+    :class:`~literaki_cli.engine.movegen.AnchorTable`), the leave weights it was made with, and
+    the lines a candidate changes; a candidate's reply then searches only those lines."""
+
+    usable: bool
+    table: AnchorTable
+    weight: float
+    kept_factor: float
+    changed: np.ndarray  # bool [2, lines]: see movegen.changed_lines
 
 
 def rollout_rules(generator: MoveGenerator, equity: Equity, variant: Variant) -> RolloutRules:
@@ -165,11 +180,12 @@ def _forced_exchange(t, racks, sizes, victim, bag, ends, fired):
     """A new tile on a forced-exchange square swaps the victim's rack for as many tiles from the
     front of the bag, the old rack going to the back, while the bag holds enough."""
     if not fired or ends[1] - ends[0] < t.forced_min_bag:
-        return
+        return False
     old = racks[victim, : sizes[victim]].copy()
     sizes[victim] = 0
     _draw(racks, sizes, victim, bag, ends, old.shape[0])
     _return(bag, ends, old, old.shape[0])
+    return True
 
 
 @njit(cache=True)
@@ -210,12 +226,14 @@ def _lay(t, record, across_letters, across_blanks, down_letters, down_blanks, la
 
 @njit(cache=True)
 def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate_kind, candidate_tiles,
-            candidate_forced, candidate_score, plies, out):  # fmt: skip
+            candidate_forced, candidate_score, plies, out, reply):  # fmt: skip
     """Play one candidate into one future, then ``plies`` best replies; the answer into ``out``
     (see SPREAD ...).  ``across_*``: the board after the candidate (changed in place: pass a
     copy); ``racks`` [2, RACK_ROOM] with ``sizes``: the mover's rack before the candidate and the
     opponent's; ``bag`` with ``ends`` (front, back): the future's bag, with room at the back;
-    ``candidate_tiles``: the tiles it lays (word order) or returns (an exchange)."""
+    ``candidate_tiles``: the tiles it lays (word order) or returns (an exchange).  ``reply``: the
+    opponent's first reply shared by the candidates of a future (:class:`SharedReply`); it is used
+    when the opponent's rack and leave weights are the ones it was made for."""
     down_letters = np.ascontiguousarray(across_letters.T)
     down_blanks = np.ascontiguousarray(across_blanks.T)
     scratch = np.zeros(RACK_ROOM, dtype=np.int64)
@@ -227,6 +245,7 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
                 on_board += 1
     spread = float(candidate_score)
     passes = 0
+    shared = reply.usable
     n = candidate_tiles.shape[0]
     if candidate_kind == PASS_KIND:
         passes = 1
@@ -235,7 +254,8 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
     else:
         _take(racks, sizes, 0, candidate_tiles, n, scratch)
         _draw(racks, sizes, 0, bag, ends, n)
-        _forced_exchange(t, racks, sizes, 1, bag, ends, candidate_forced)
+        if _forced_exchange(t, racks, sizes, 1, bag, ends, candidate_forced):
+            shared = False
     last = 0
     leave_term = 0.0
     played = 0
@@ -261,7 +281,7 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
             for i in range(sizes[mover]):
                 counts[racks[mover, i]] += 1
             weight, kept_factor = _weights(t, bag_now)
-            place, values, leave_sizes = _subset_values(counts, t.leaves, t.tile_value, weight, kept_factor)
+            place, values, leave_sizes = subset_values(counts, t.leaves, t.tile_value, weight, kept_factor)
             bound = np.full(MAX_WORD + 1, -np.inf)  # movegen.leave_bounds
             for i in range(values.shape[0]):
                 j = sizes[mover] - leave_sizes[i]
@@ -278,7 +298,10 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
             sink_best[1] = np.inf
             sink_best[2] = 0.0
             sink = MoveSink(sink_records, sink_count, place, values, sink_best)
-            _best_move(t.graph, t.rules, across, down, counts, sink, bound, False)
+            if shared and ply == 0 and weight == reply.weight and kept_factor == reply.kept_factor:
+                best_move_sharing(t.graph, t.rules, across, down, counts, sink, bound, reply.table, reply.changed)
+            else:
+                _best_move(t.graph, t.rules, across, down, counts, sink, bound, False)
             whole = values.shape[0] - 1
             best_equity = -np.inf
             record = sink_records[0]

@@ -36,10 +36,19 @@ from literaki_cli.analysis.stats import mean_ci
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
-from literaki_cli.engine.movegen import MoveGenerator
+from literaki_cli.engine.movegen import (
+    MoveGenerator,
+    anchor_table,
+    board_views,
+    changed_lines,
+    empty_anchor_table,
+    leave_bounds,
+    rack_counts,
+)
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
+from literaki_cli.equity.leaves import subset_values
 from literaki_cli.errors import InputError
 from literaki_cli.games.bag import unseen_tiles
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
@@ -54,6 +63,7 @@ from literaki_cli.montecarlo.rollout import (
     PLY_SCORES,
     RACK_ROOM,
     SPREAD,
+    SharedReply,
     codes,
     rollout,
     rollout_rules,
@@ -169,12 +179,45 @@ class Simulator:
     def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int) -> None:
         self.sim = sim
         self.variant = sim.variant
-        self.rules = rollout_rules(MoveGenerator(lexicon, sim.variant), equity, sim.variant)
+        generator = MoveGenerator(lexicon, sim.variant)
+        self.rules = rollout_rules(generator, equity, sim.variant)
+        self.equity = equity
         self.win_model = win_model
         self.plies = plies
         self.rack = codes(sim.rack)
         self.forced_exchange_squares = sim.variant.effect_squares("forced-exchange")
         self._futures: tuple[Future | None, np.ndarray, np.ndarray] = (None, self.rack, self.rack)
+        self._views = board_views(sim.board, sim.variant, generator.maps)
+        self._empty_board = sim.board.is_empty()
+        self._tables: tuple[Future | None, dict] = (None, {})  # the shared replies of one future, by leave weights
+        self._changed: dict[int, np.ndarray] = {}  # the lines each candidate changes (by id)
+        self._no_table = empty_anchor_table()
+
+    def _reply(self, candidate: Candidate, board_after: Board, future: Future) -> SharedReply:
+        """The opponent's first reply to ``candidate`` as the candidates of ``future`` share it:
+        the position's anchors with their best moves for the opponent's rack, made once per
+        future and leave weights; not on an empty board that the candidate lays tiles on (the
+        start square is then no anchor any more)."""
+        drawn = min(len(candidate.tiles), len(future.bag)) if candidate.kind == PLACE else 0
+        weight, kept_factor = self.equity.rules.weights(len(future.bag) - drawn)
+        if self._empty_board and candidate.kind == PLACE:
+            return SharedReply(False, self._no_table, weight, kept_factor, np.zeros((2, 1), dtype=np.bool_))
+        if self._tables[0] is not future:
+            self._tables = (future, {})
+        tables = self._tables[1]
+        if (weight, kept_factor) not in tables:
+            rack = future.opponent_rack
+            counts = rack_counts(rack)
+            place, values, sizes = subset_values(counts, self.rules.leaves, self.rules.tile_value, float(weight),
+                                                 float(kept_factor))  # fmt: skip
+            tables[weight, kept_factor] = anchor_table(self.rules.graph, self.rules.rules, *self._views, counts, place,
+                                                       values, leave_bounds(len(rack), values, sizes))  # fmt: skip
+        changed = self._changed.get(id(candidate))
+        if changed is None:
+            rows = np.array([t.row for t in candidate.tiles], dtype=np.int64)
+            cols = np.array([t.col for t in candidate.tiles], dtype=np.int64)
+            changed = self._changed[id(candidate)] = changed_lines(board_after.letters, rows, cols, rows.shape[0])
+        return SharedReply(True, tables[weight, kept_factor], weight, kept_factor, changed)
 
     def _future_codes(self, future: Future) -> tuple[np.ndarray, np.ndarray]:
         """The opponent's rack and the bag of ``future`` as codes (kept for its candidates)."""
@@ -200,7 +243,7 @@ class Simulator:
             tiles, forced = codes(candidate.exchange), False
         out = np.zeros(PLY_SCORES + 2 * self.plies)
         rollout(self.rules, board_after.letters.copy(), board_after.blanks.copy(), racks, sizes, bag, ends, kind, tiles,
-                forced, candidate.score, self.plies, out)  # fmt: skip
+                forced, candidate.score, self.plies, out, self._reply(candidate, board_after, future))  # fmt: skip
         spread = float(out[SPREAD])
         played = int(out[PLAYED])
         scores = tuple(int(out[PLY_SCORES + 2 * k]) for k in range(played))
