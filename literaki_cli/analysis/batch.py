@@ -17,6 +17,7 @@ input's ``line`` number and ``id`` first.  docs/batch.md is the reference for sc
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -184,11 +185,16 @@ class PositionReader:
         return position, validate(position, lenient=self.lenient, source=source)
 
 
+#: How an answer is written: as :func:`dumps_json` writes it (strict JSON, the letters as they
+#: are), by one encoder made once; a record is a tree, so it is not searched for cycles.
+_ANSWER_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False)
+
+
 def _record_line(number: int, ident: Any, record: dict[str, Any], warnings: list[str]) -> str:
     out = {"line": number, "id": ident, **record}
     if warnings:
         out["warnings"] = warnings
-    return dumps_json(out, ensure_ascii=False) + "\n"
+    return _ANSWER_JSON.encode(out) + "\n"
 
 
 def _error_answer(number: int, ident: Any, exc: BaseException) -> LineAnswer:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,8 +18,9 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import parse_square, position_name
 from literaki_cli.engine.lexicon import Lexicon
-from literaki_cli.engine.move import Tile, placed_tile, rack_needs, take_from_rack
+from literaki_cli.engine.move import Tile, placed_tile, take_from_rack
 from literaki_cli.engine.movegen import (
+    BLANK_FLAG,
     BOARD_FLAG,
     CELLS,
     CODE_MASK,
@@ -30,11 +32,10 @@ from literaki_cli.engine.movegen import (
     TILES,
     MoveArrays,
     MoveGenerator,
-    record_tiles,
-    record_words,
     warm_up,
 )
-from literaki_cli.engine.scoring import BoardGrid, WordScore, score_tiles
+from literaki_cli.engine.position import BLANK
+from literaki_cli.engine.scoring import BoardGrid, WordTotal, score_generated, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import InputError, LiterakiError
 
@@ -65,7 +66,7 @@ class FoundMove:
     score: int
     tiles: list[Tile]
     leave: str
-    words: list[WordScore] = field(default_factory=list)
+    words: list[WordTotal] = field(default_factory=list)  # each word formed and its score
     bingo: bool = False
     leave_value: float = 0.0
 
@@ -137,6 +138,31 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
     return keep
 
 
+def _cell(code: int, blank: bool, board: bool) -> tuple:
+    """What a cell of a move record says: the letter as the word shows it, as the display
+    shows it (a tile already on the board in parentheses), the square as
+    :func:`~literaki_cli.engine.scoring.score_generated` reads it, and for a new tile its
+    letter, whether a blank, and the rack tile it takes (None: a tile already on the board)."""
+    letter = alphabet.LETTER_OF[code]
+    shown = letter if blank else letter.upper()
+    return (shown, f"({shown})" if board else shown, (code, blank, not board), letter, blank,
+            None if board else BLANK if blank else letter)  # fmt: skip
+
+
+#: :func:`_cell` of every value a cell can take (a letter code and its flags).
+_CELLS = {
+    code | blank | board: _cell(code, bool(blank), bool(board))
+    for code in alphabet.LETTER_OF
+    for blank in (0, BLANK_FLAG)
+    for board in (0, BOARD_FLAG)
+}
+
+
+#: A new tile (a Tile is immutable: the same one serves every move that lays it; cached, as
+#: making one costs more than looking it up, and ``solve`` makes some 70 a position).
+_tile = lru_cache(maxsize=8192)(Tile)
+
+
 def found_move(
     rec: np.ndarray,
     rank: int,
@@ -147,29 +173,48 @@ def found_move(
     grid: BoardGrid | None = None,
 ) -> FoundMove:
     """The move of record ``rec`` as Python objects, re-scored word by word (``grid``: the
-    :class:`~literaki_cli.engine.scoring.BoardGrid` of ``board``, when several are made)."""
-    score = int(rec[SCORE])
+    :class:`~literaki_cli.engine.scoring.BoardGrid` of ``board``, when several are made).
+
+    The words are scored by :func:`~literaki_cli.engine.scoring.score_generated` from the
+    record's main word and the board (what :func:`score_tiles` gives for a legal move, without
+    its checks); when that fails or its total differs from the generator's,
+    :func:`score_tiles` decides: the generator and the scoring rules disagree (an internal
+    error), unless it agrees."""
+    grid = BoardGrid(board) if grid is None else grid
     rec = rec.tolist()  # a list reads far quicker, item by item, than the numpy row
-    r, c, d = rec[ROW], rec[COL], rec[DIR]
-    tiles, _ = record_tiles(rec)
-    word, display = record_words(rec)
-    scored = score_tiles(board, variant, tiles, d, grid)
-    if scored.total != score or scored.problems:
-        raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {score}, "
-                            f"score says {scored.total} {scored.problems}", exit_code=3)  # fmt: skip
-    leave, _ = take_from_rack(rack_needs(tiles), rack)
+    score, r, c, d = rec[SCORE], rec[ROW], rec[COL], rec[DIR]
+    dr, dc = (0, 1) if d == ACROSS else (1, 0)
+    tiles, squares, word, display, needs = [], [], [], [], []
+    for k, cell in enumerate(rec[CELLS : CELLS + rec[LENGTH]]):
+        shown, shown_in_display, square, letter, blank, need = _CELLS[cell]
+        word.append(shown)
+        display.append(shown_in_display)
+        squares.append(square)
+        if need is not None:  # a new tile
+            tiles.append(_tile(r + dr * k, c + dc * k, letter, blank))
+            needs.append(need)
+    scored = score_generated(grid, variant, r, c, d, squares)
+    if scored is not None and scored[1] == score:
+        words = scored[0]
+    else:
+        checked = score_tiles(board, variant, tiles, d, grid)
+        if checked.total != score or checked.problems:
+            raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {score}, "
+                                f"score says {checked.total} {checked.problems}", exit_code=3)  # fmt: skip
+        words = [WordTotal(w.word, w.score, w.row, w.col, w.direction) for w in checked.words]
+    leave, _ = take_from_rack("".join(needs), rack)
     return FoundMove(
         rank=rank,
         coord=position_name(r, c, d),
         row=r,
         col=c,
         direction=d,
-        word=word,
-        display=display,
+        word="".join(word),
+        display="".join(display).replace(")(", ""),
         score=score,
         tiles=tiles,
         leave=leave,
-        words=scored.words,
+        words=words,
         bingo=len(tiles) == variant.bingo_tiles,
         leave_value=round(float(leave_value), 3),
     )
@@ -223,20 +268,19 @@ def solve(
     records = arrays.records
     leaves = equity.for_rack(rack, bag) if equity is not None else None
     leave_values = leaves.of_moves(records) if leaves is not None else np.zeros(len(arrays))
-    listed = np.ones(len(arrays), dtype=bool)
-    if filters:
-        listed &= filter_mask(arrays, filters, variant)
+    listed = filter_mask(arrays, filters, variant) if filters and filters != Filters() else None  # None: all
     folded = fold_mirrors and folds_mirrors(board, variant)
     if folded:
-        listed &= records[:, DIR] == ACROSS
-    candidates = np.flatnonzero(listed)
+        across = records[:, DIR] == ACROSS
+        listed = across if listed is None else listed & across
+    candidates = np.arange(len(arrays)) if listed is None else np.flatnonzero(listed)
     count = int(candidates.shape[0])
     # The list is ranked by equity (or score), ties in the order of MoveArrays.ranked: only the
     # moves as good as the top-th can be shown, so only they are sorted (not every legal move).
     key = -leave_values - records[:, SCORE] if by == "equity" else -records[:, SCORE].astype(np.float64)
     if top is not None and count > top:
-        threshold = np.partition(key[candidates], top - 1)[top - 1]
-        candidates = candidates[key[candidates] <= threshold]
+        keys = key[candidates]
+        candidates = candidates[keys <= np.partition(keys, top - 1)[top - 1]]
     order = candidates[MoveArrays(records[candidates]).ranked()]
     if by == "equity":
         order = order[np.argsort(key[order], kind="stable")]

@@ -9,6 +9,7 @@ generator read the same tables, so both give the same score for the same move.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
@@ -197,6 +198,119 @@ def _word(grid: BoardGrid, tables: _Tables, new: dict[tuple[int, int], Tile], sq
         if (r, c) in new and tables.end_multiplier[direction][end][sq] != 1:
             multipliers.append((tables.square[sq], tables.end_multiplier[direction][end][sq]))
     return WordScore(squares[0][0], squares[0][1], direction, letters, multipliers)
+
+
+class WordTotal(NamedTuple):
+    """A word of a generated move and what it scores: what ``solve`` lists of each word
+    (:func:`score_generated`), without the letter-by-letter breakdown of a :class:`WordScore`."""
+
+    word: str  # tiles upper case, blanks lower case
+    score: int
+    row: int
+    col: int
+    direction: int
+
+    @property
+    def plain_word(self) -> str:
+        return self.word.lower()
+
+    @property
+    def coord(self) -> str:
+        return position_name(self.row, self.col, self.direction)
+
+
+#: Each letter code's text as a tile shows it (upper case); a blank shows ``alphabet.LETTER_OF``.
+_UPPER_OF = {code: letter.upper() for code, letter in alphabet.LETTER_OF.items()}
+
+
+def score_generated(
+    grid: BoardGrid, variant: Variant, row: int, col: int, direction: int, squares: list[tuple[int, bool, bool]]
+) -> tuple[list[WordTotal], int] | None:
+    """The words of a generated move, scored, and its total with the bingo: the words, texts,
+    scores and order :func:`score_tiles` gives, without its checks of a player's move (the
+    generator makes legal moves only).
+
+    The move is its main word: ``squares`` (letter code, blank, new tile) from (``row``,
+    ``col``) along ``direction``, as a move record holds it; ``grid`` is the board's
+    :class:`BoardGrid`.  None unless the word lies on the board as the board has it (its
+    old tiles there, its new tiles on empty squares, no tile just before or after it) and
+    lays a tile: then :func:`score_tiles` tells what is wrong."""
+    tables = _tables_of(variant)
+    framed, blanks, columns = grid.framed, grid.blanks, grid.columns
+    dr, dc = STEP[direction]
+    last_row, last_col = row + dr * (len(squares) - 1), col + dc * (len(squares) - 1)
+    if not squares or row < 0 or col < 0 or last_row >= grid.rows or last_col >= columns:
+        return None
+    if framed[row - dr + 1][col - dc + 1] or framed[last_row + dr + 1][last_col + dc + 1]:
+        return None  # the word runs on into a tile
+    text, laid = [], []
+    letter_sum, multiplier = 0, 1
+    r, c = row, col
+    for code, blank, new in squares:
+        sq = r * columns + c
+        if new:
+            if framed[r + 1][c + 1]:
+                return None
+            laid.append((r, c, code, blank))
+            letter_sum += 0 if blank else tables.new_tile_value[sq][code]
+            multiplier *= tables.word_multiplier[sq]
+        elif framed[r + 1][c + 1] != code or blanks[r][c] != blank:
+            return None
+        elif not blank:
+            letter_sum += tables.tile_value[code]
+        text.append(alphabet.LETTER_OF[code] if blank else _UPPER_OF[code])
+        r, c = r + dr, c + dc
+    if not laid:
+        return None
+    ends = tables.end_multiplier[direction]
+    if squares[0][2]:  # the word starts (ends) with a new tile
+        multiplier *= ends[START][row * columns + col]
+    if squares[-1][2]:
+        multiplier *= ends[END][last_row * columns + last_col]
+    words = [WordTotal("".join(text), letter_sum * multiplier, row, col, direction)] if len(squares) >= 2 else []
+    cross = DOWN if direction == ACROSS else ACROSS
+    dr, dc = STEP[cross]
+    for r, c, code, blank in laid:  # in order along the line: by row, then column, as score_tiles takes them
+        if framed[r - dr + 1][c - dc + 1] or framed[r + dr + 1][c + dc + 1]:
+            words.append(_cross_word(grid, tables, r, c, code, blank, cross))
+    total = sum(w.score for w in words)
+    if len(laid) == variant.bingo_tiles:
+        total += variant.bingo_bonus
+    return words, total
+
+
+def _cross_word(grid: BoardGrid, tables: _Tables, row: int, col: int, code: int, blank: bool, direction: int):
+    """The :class:`WordTotal` of the word a new tile at (row, col) forms along ``direction``
+    with the board tiles beside it (the move's other tiles lie across that line)."""
+    dr, dc = STEP[direction]
+    framed, blanks, columns = grid.framed, grid.blanks, grid.columns
+    r, c = row, col
+    while framed[r - dr + 1][c - dc + 1]:
+        r, c = r - dr, c - dc
+    first_row, first_col = r, c
+    text = []
+    letter_sum = 0
+    while True:
+        if r == row and c == col:
+            text.append(alphabet.LETTER_OF[code] if blank else _UPPER_OF[code])
+            letter_sum += 0 if blank else tables.new_tile_value[r * columns + c][code]
+        else:
+            old = framed[r + 1][c + 1]
+            if not old:
+                break
+            if blanks[r][c]:
+                text.append(alphabet.LETTER_OF[old])
+            else:
+                text.append(_UPPER_OF[old])
+                letter_sum += tables.tile_value[old]
+        r, c = r + dr, c + dc
+    sq = row * columns + col
+    multiplier = tables.word_multiplier[sq]
+    if first_row == row and first_col == col:  # the word starts (ends) with the new tile
+        multiplier *= tables.end_multiplier[direction][START][sq]
+    if r - dr == row and c - dc == col:
+        multiplier *= tables.end_multiplier[direction][END][sq]
+    return WordTotal("".join(text), letter_sum * multiplier, first_row, first_col, direction)
 
 
 def score_tiles(

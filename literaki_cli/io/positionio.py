@@ -110,6 +110,9 @@ def write_board_text(board: Board, coordinates: bool = False) -> str:
 
 def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
     rows, columns = variant.board.rows, variant.board.columns
+    board = _plain_cgp_board(field, rows, columns)
+    if board is not None:
+        return board
     parts = field.split("/")
     if len(parts) != rows:
         raise InputError(f"{source}: CGP board has {len(parts)} rows, the board has {rows}")
@@ -147,6 +150,41 @@ _CGP_TOKEN = re.compile(r"[0-9]+|.")
 _CGP_CELLS: dict[str, tuple[int, int, bool]] = {str(n): (n, 0, False) for n in range(1, 27)}
 _CGP_CELLS |= {ch.upper(): (1, alphabet.CODE_OF[ch], False) for ch in alphabet.POLISH_LETTERS}
 _CGP_CELLS |= {ch: (1, alphabet.CODE_OF[ch], True) for ch in alphabet.POLISH_LETTERS}
+
+
+#: A character a plainly written CGP board holds: a digit, a row's end, a tile or a blank.
+_NOT_PLAIN_CGP = re.compile(f"[^0-9/{alphabet.POLISH_LETTERS}{alphabet.POLISH_LETTERS.upper()}]")
+_CGP_DIGITS = re.compile(r"([0-9]+)")  # split: the runs kept between the tiles
+#: Each square of an expanded CGP board by its character's code point: 0 empty ('.'), else the
+#: letter code of a tile (+ 64: a blank).
+_CGP_SQUARE_CODES = np.zeros(max(map(ord, alphabet.POLISH_LETTERS + alphabet.POLISH_LETTERS.upper())) + 1, np.uint8)
+for _ch in alphabet.POLISH_LETTERS:
+    _CGP_SQUARE_CODES[ord(_ch.upper())] = alphabet.CODE_OF[_ch]
+    _CGP_SQUARE_CODES[ord(_ch)] = alphabet.CODE_OF[_ch] | 64
+
+
+#: A run of empty squares as that many dots, for the common runs (1 to 26 squares).
+_EMPTY_RUNS = {token: "." * squares for token, (squares, code, _) in _CGP_CELLS.items() if not code}
+
+
+def _plain_cgp_board(field: str, rows: int, columns: int) -> Board | None:
+    """The board of a CGP board field written plainly (runs of 1 to 26 empty squares, tiles
+    and blanks, each row as wide as the board): what :func:`_read_cgp_board` reads from it,
+    read a whole board at a time.  None for anything else (read square by square, mistakes
+    named)."""
+    if _NOT_PLAIN_CGP.search(field):
+        return None
+    parts = _CGP_DIGITS.split(field)  # tiles and row ends, then a run of empty squares, then ...
+    runs = [_EMPTY_RUNS.get(run) for run in parts[1::2]]
+    if None in runs:  # a run of 0, leading zeros, more than 26
+        return None
+    parts[1::2] = runs
+    squares = "".join(parts).split("/")
+    if len(squares) != rows or any(len(row) != columns for row in squares):
+        return None
+    code_points = np.frombuffer("".join(squares).encode("utf-32-le"), dtype=np.uint32)
+    codes = _CGP_SQUARE_CODES[code_points].reshape(rows, columns)
+    return Board(codes & 63, codes >= 64)
 
 
 def _cgp_run(token: str, where: str) -> int:
