@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import square_name
@@ -45,8 +47,15 @@ def normalize_rack(text: str, where: str = "rack") -> str:
 
 
 def board_tiles(board: Board) -> Counter:
-    """The tiles on ``board``: a count per letter, blanks counted under '?'."""
-    return Counter(BLANK if blank else letter for _, _, letter, blank in board.tiles())
+    """The tiles on ``board``: a count per letter, blanks counted under '?' (counted with numpy:
+    a batch validates every line's board)."""
+    placed = board.letters != 0
+    blanks = int((placed & board.blanks).sum())
+    by_code = np.bincount(board.letters[placed & ~board.blanks], minlength=1)
+    counts = Counter({alphabet.LETTER_OF[code]: int(n) for code, n in enumerate(by_code.tolist()) if n})
+    if blanks:
+        counts[BLANK] = blanks
+    return counts
 
 
 def over_supply(variant: Variant, used: Counter, where: str) -> list[str]:
@@ -111,9 +120,12 @@ def validate(position: Position, lenient: bool = False, source: str = "position"
             f"{source}: board is {board.rows} x {board.columns}, variant {variant.name} needs "
             f"{variant.board.rows} x {variant.board.columns}"
         )
-    for r, c, letter, _ in board.tiles():
-        if letter not in variant.tiles:
-            raise InputError(f"{source}: {square_name(r, c)}: letter {letter.upper()} has no tile in {variant.name}")
+    codes = np.unique(board.letters[board.letters != 0]).tolist()
+    missing = [code for code in codes if alphabet.LETTER_OF[code] not in variant.tiles]
+    if missing:  # the first such square in reading order
+        r, c = (int(i) for i in np.argwhere(np.isin(board.letters, missing))[0])
+        letter = alphabet.LETTER_OF[int(board.letters[r, c])]
+        raise InputError(f"{source}: {square_name(r, c)}: letter {letter.upper()} has no tile in {variant.name}")
     problems = tile_count_problems(position)
     if problems and not lenient:
         raise InputError(f"{source}: {problems[0]} (--lenient accepts it for a hypothetical position)")
