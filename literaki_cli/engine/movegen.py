@@ -859,26 +859,13 @@ def changed_lines(board_letters, tiles_rows, tiles_cols, n_tiles):
                 out[0, r + d] = True
             if 0 <= c + d < cols:
                 out[1, c + d] = True
-        up = r
-        while up >= 0 and board_letters[up, c] != 0:
-            up -= 1
-        down = r
-        while down < rows and board_letters[down, c] != 0:
-            down += 1
-        if up >= 0:
-            out[0, up] = True
-        if down < rows:
-            out[0, down] = True
-        left = c
-        while left >= 0 and board_letters[r, left] != 0:
-            left -= 1
-        right = c
-        while right < cols and board_letters[r, right] != 0:
-            right += 1
-        if left >= 0:
-            out[1, left] = True
-        if right < cols:
-            out[1, right] = True
+        for view, dr, dc in ((0, 1, 0), (1, 0, 1)):  # the column's run (across rows), the row's (down)
+            for step in (-1, 1):
+                rr, cc = r, c
+                while 0 <= rr < rows and 0 <= cc < cols and board_letters[rr, cc] != 0:
+                    rr, cc = rr + step * dr, cc + step * dc
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    out[view, rr if view == 0 else cc] = True
     return out
 
 
