@@ -809,10 +809,8 @@ def anchor_table(graph, rules, across, down, rack, place, values, leave_bound):
     views = (across, down)
     crosses = (_cross_checks(graph, rules, across), _cross_checks(graph, rules, down))
     anchors = _anchors(2 * rows * cols)
-    probe = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place, values,
-                     np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
-    _list_anchors(rules, views, crosses, rack, probe, leave_bound, np.ones((2, max(rows, cols)), dtype=np.bool_),
-                  anchors)  # fmt: skip
+    every_row = np.ones((2, max(rows, cols)), dtype=np.bool_)
+    _list_anchors(rules, views, crosses, rack, best_sink(place, values), leave_bound, every_row, anchors)
     n = anchors.count[0]
     first = np.zeros((2, max(rows, cols) + 1), dtype=np.int64)
     k = 0
@@ -826,13 +824,13 @@ def anchor_table(graph, rules, across, down, rack, place, values, leave_bound):
     cells = np.zeros(max(rows, cols), dtype=np.int64)
     frames = _frames(8 * max(rows, cols) + 16)
     for i in range(n):
-        sink = MoveSink(records[i : i + 1], np.zeros(1, dtype=np.int64), place, values,
-                        np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
+        sink = best_sink(place, values)
         v = anchors.views[i]
         _search_anchor(graph, rules, views[v], crosses[v], sink, rack, cells, frames, anchors.row[i], anchors.col[i],
                        anchors.last[i], np.inf)  # fmt: skip
         if sink.count[0] > 0:
             equity[i] = sink.best[BEST_EQUITY]
+            records[i] = sink.records[0]
     return AnchorTable(anchors, first, equity, records)
 
 
@@ -923,6 +921,25 @@ def _copy_anchor(source, i, target, j):
     target.bound[j] = source.bound[i]
     target.tight[j] = source.tight[i]
     target.blank[j] = source.blank[i]
+
+
+@njit(cache=True)
+def leave_bounds(tiles, values, sizes):
+    """For each number of tiles laid from a rack of ``tiles``, the best value of the leaves left
+    (-inf: impossible); ``sizes``: the tiles in each leave of ``values``."""
+    out = np.full(MAX_WORD + 1, -np.inf)
+    for i in range(values.shape[0]):
+        laid = tiles - sizes[i]
+        if values[i] > out[laid]:
+            out[laid] = values[i]
+    return out
+
+
+@njit(cache=True)
+def best_sink(place, values):
+    """An empty best-only :class:`MoveSink` for a rack's leave numbering and values."""
+    return MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), place, values,
+                    np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
 
 
 @njit(cache=True)
@@ -1097,19 +1114,10 @@ class MoveGenerator:
         counts = rack_counts(rack)
         across, down = board_views(board, self.variant, self.maps)
         values = np.ascontiguousarray(leaves.values, dtype=np.float64)
-        sink = MoveSink(np.zeros((1, RECORD_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64), leaves.place,
-                        values, np.array([-np.inf, np.inf, 0.0]))  # fmt: skip
-        _best_move(self.graph, self.rules, across, down, counts, sink, leave_bounds(len(rack), values, leaves.sizes),
-                   ties_in_order)  # fmt: skip
+        sink = best_sink(leaves.place, values)
+        bound = leave_bounds(len(rack), values, np.asarray(leaves.sizes, dtype=np.int64))
+        _best_move(self.graph, self.rules, across, down, counts, sink, bound, ties_in_order)
         return sink.records[0].copy() if sink.count[0] else None
-
-
-def leave_bounds(tiles: int, values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """For each number of tiles laid from a rack of ``tiles``, the best value of the leaves left
-    (-inf: impossible); ``sizes``: the tiles in each leave of ``values``."""
-    out = np.full(MAX_WORD + 1, -np.inf)
-    np.maximum.at(out, tiles - np.asarray(sizes), values)
-    return out
 
 
 def warm_up(generator: MoveGenerator) -> float:

@@ -221,14 +221,10 @@ class ComputerPlayer:
                 equity += leaves.of_moves(moves.records)
             equity = equity + self._effect_bonus(game, moves)
             best = float(equity.max())
-        exchange = None
-        if leaves is not None and can_exchange:
-            options = self.equity.exchanges(rack, len(game.bag), 1, leaves)
-            exchange = options[0] if options else None
-        if (not n or best < self.level.exchange_below) and can_exchange:
-            tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
-            if tiles:
-                return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None)
+        exchange = self._best_exchange(game, rack, leaves) if leaves is not None and can_exchange else None
+        if (not n or best < self.level.exchange_below) and can_exchange and (
+                ruled := self._ruled_exchange(rack, exchange)):  # fmt: skip
+            return ruled
         if not n:
             return Action(PASS)
         if self.level.unload_last_rounds and len(game.bag) < game.n_players * game.variant.rack_size:
@@ -248,6 +244,17 @@ class ComputerPlayer:
         tiles, direction = record_tiles(moves.records[index])
         return Action(PLACE, tuple(tiles), direction, equity=float(equity[index]))
 
+    def _best_exchange(self, game: Game, rack: str, leaves):
+        """The exchange that keeps the best leave (None when there is none to make)."""
+        options = self.equity.exchanges(rack, len(game.bag), 1, leaves)
+        return options[0] if options else None
+
+    def _ruled_exchange(self, rack: str, exchange) -> Action | None:
+        """The exchange the level's rule makes when no move is good enough: the best one, else
+        the tiles its ``keep`` letters do not keep; None when that returns no tile."""
+        tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
+        return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None) if tiles else None
+
     def _best_alone_decides(self, game: Game) -> bool:
         """Whether this turn's choice is the first best move by equity (or the best exchange when
         it is better): a level that always plays the best, with leave values, and no bonus or
@@ -264,15 +271,11 @@ class ComputerPlayer:
         leaves = self.equity.for_rack(rack, len(game.bag))
         record = self.generator.best(game.board, rack, leaves, ties_in_order=True)
         can_exchange = game.can_exchange()
-        exchange = None
-        if can_exchange:
-            options = self.equity.exchanges(rack, len(game.bag), 1, leaves)
-            exchange = options[0] if options else None
+        exchange = self._best_exchange(game, rack, leaves) if can_exchange else None
         best = None if record is None else float(record[SCORE] + leaves.of_moves(record[None])[0])
-        if (best is None or best < self.level.exchange_below) and can_exchange:
-            tiles = exchange.tiles if exchange else exchange_choice(rack, self.level)
-            if tiles:
-                return Action(EXCHANGE, exchange=tiles, equity=exchange.equity if exchange else None)
+        if (best is None or best < self.level.exchange_below) and can_exchange and (
+                ruled := self._ruled_exchange(rack, exchange)):  # fmt: skip
+            return ruled
         if best is None:
             return Action(PASS)
         if exchange is not None and exchange.equity > best:

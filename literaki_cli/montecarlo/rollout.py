@@ -25,6 +25,7 @@ from numba import njit
 
 from literaki_cli.engine import alphabet, jitcache
 from literaki_cli.engine.movegen import (
+    BEST_EQUITY,
     BLANK_FLAG,
     BLANK_SLOT,
     BOARD_FLAG,
@@ -33,8 +34,6 @@ from literaki_cli.engine.movegen import (
     COL,
     DIR,
     LENGTH,
-    MAX_WORD,
-    RECORD_WIDTH,
     ROW,
     SCORE,
     TILES,
@@ -43,9 +42,10 @@ from literaki_cli.engine.movegen import (
     KernelRules,
     LexiconGraph,
     MoveGenerator,
-    MoveSink,
     _best_move,
     best_move_sharing,
+    best_sink,
+    leave_bounds,
     leave_number,
 )
 from literaki_cli.engine.position import BLANK
@@ -263,9 +263,6 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
     if over:
         spread += 2 * _rack_value(t, racks, sizes, 1)
     counts = np.zeros(64, dtype=np.int64)
-    sink_records = np.zeros((1, RECORD_WIDTH), dtype=np.int32)
-    sink_count = np.zeros(1, dtype=np.int64)
-    sink_best = np.zeros(3, dtype=np.float64)
     for ply in range(plies):
         if over:
             break
@@ -282,31 +279,22 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
                 counts[racks[mover, i]] += 1
             weight, kept_factor = _weights(t, bag_now)
             place, values, leave_sizes = subset_values(counts, t.leaves, t.tile_value, weight, kept_factor)
-            bound = np.full(MAX_WORD + 1, -np.inf)  # movegen.leave_bounds
-            for i in range(values.shape[0]):
-                j = sizes[mover] - leave_sizes[i]
-                if values[i] > bound[j]:
-                    bound[j] = values[i]
+            bound = leave_bounds(sizes[mover], values, leave_sizes)
             empty = on_board == 0
             across = BoardView(across_letters, across_blanks, t.across_map, ACROSS, False,
                                t.start_row if empty else -1, t.start_col if empty else -1)  # fmt: skip
             down = BoardView(down_letters, down_blanks, t.down_map, DOWN, True,
                              t.start_col if empty else -1, t.start_row if empty else -1)  # fmt: skip
-            sink_records[0, :] = 0
-            sink_count[0] = 0
-            sink_best[0] = -np.inf
-            sink_best[1] = np.inf
-            sink_best[2] = 0.0
-            sink = MoveSink(sink_records, sink_count, place, values, sink_best)
+            sink = best_sink(place, values)
             if shared and ply == 0 and weight == reply.weight and kept_factor == reply.kept_factor:
                 best_move_sharing(t.graph, t.rules, across, down, counts, sink, bound, reply.table, reply.changed)
             else:
                 _best_move(t.graph, t.rules, across, down, counts, sink, bound, False)
             whole = values.shape[0] - 1
-            best_equity = -np.inf
-            record = sink_records[0]
-            if sink_count[0] > 0:
-                best_equity = record[SCORE] + values[leave_number(record, CELLS, CELLS + record[LENGTH], place, whole)]
+            record = sink.records[0]
+            found = sink.count[0] > 0
+            best_equity = sink.best[BEST_EQUITY] if found else -np.inf
+            kept = leave_number(record, CELLS, CELLS + record[LENGTH], place, whole) if found else whole
             exchange = -1
             if t.exchanges and bag_now >= t.exchange_min_bag and values.shape[0] > 1:
                 top = values[0]
@@ -331,11 +319,11 @@ def rollout(t, across_letters, across_blanks, racks, sizes, bag, ends, candidate
                         n_back += 1
                 leave_value = values[exchange]
                 _exchange(racks, sizes, mover, bag, ends, laid, n_back, scratch)
-            elif sink_count[0] > 0:
+            elif found:
                 kind = PLACE_KIND
                 score = record[SCORE]
                 bingo = record[TILES] == t.rules.bingo_tiles
-                leave_value = values[leave_number(record, CELLS, CELLS + record[LENGTH], place, whole)]
+                leave_value = values[kept]
                 n_laid, fired = _lay(t, record, across_letters, across_blanks, down_letters, down_blanks, laid)
                 on_board += n_laid
                 _take(racks, sizes, mover, laid, n_laid, scratch)

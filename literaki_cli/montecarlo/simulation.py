@@ -43,12 +43,10 @@ from literaki_cli.engine.movegen import (
     changed_lines,
     empty_anchor_table,
     leave_bounds,
-    rack_counts,
 )
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
-from literaki_cli.equity.leaves import subset_values
 from literaki_cli.errors import InputError
 from literaki_cli.games.bag import unseen_tiles
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
@@ -199,19 +197,18 @@ class Simulator:
         future and leave weights; not on an empty board that the candidate lays tiles on (the
         start square is then no anchor any more)."""
         drawn = min(len(candidate.tiles), len(future.bag)) if candidate.kind == PLACE else 0
-        weight, kept_factor = self.equity.rules.weights(len(future.bag) - drawn)
+        bag = len(future.bag) - drawn  # at the opponent's reply
+        weight, kept_factor = self.equity.rules.weights(bag)
         if self._empty_board and candidate.kind == PLACE:
             return SharedReply(False, self._no_table, weight, kept_factor, np.zeros((2, 1), dtype=np.bool_))
         if self._tables[0] is not future:
             self._tables = (future, {})
         tables = self._tables[1]
         if (weight, kept_factor) not in tables:
-            rack = future.opponent_rack
-            counts = rack_counts(rack)
-            place, values, sizes = subset_values(counts, self.rules.leaves, self.rules.tile_value, float(weight),
-                                                 float(kept_factor))  # fmt: skip
-            tables[weight, kept_factor] = anchor_table(self.rules.graph, self.rules.rules, *self._views, counts, place,
-                                                       values, leave_bounds(len(rack), values, sizes))  # fmt: skip
+            leaves = self.equity.for_rack(future.opponent_rack, bag)
+            bound = leave_bounds(len(future.opponent_rack), leaves.values, leaves.sizes)
+            tables[weight, kept_factor] = anchor_table(self.rules.graph, self.rules.rules, *self._views, leaves.rack,
+                                                       leaves.place, leaves.values, bound)  # fmt: skip
         changed = self._changed.get(id(candidate))
         if changed is None:
             rows = np.array([t.row for t in candidate.tiles], dtype=np.int64)
