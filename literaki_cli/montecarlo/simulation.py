@@ -176,7 +176,6 @@ class Simulator:
 
     def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int) -> None:
         self.sim = sim
-        self.variant = sim.variant
         generator = MoveGenerator(lexicon, sim.variant)
         self.rules = rollout_rules(generator, equity, sim.variant)
         self.equity = equity
