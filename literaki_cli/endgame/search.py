@@ -285,28 +285,65 @@ def _move_key(tables, rec):
 
 
 @njit(cache=True)
+def _move_gain(rec, slot_value):
+    """What a move that does not go out is ordered by: its score plus the values of the tiles
+    it lays (they no longer count against the player at the end)."""
+    gain = np.int64(rec[SCORE])
+    for k in range(rec[LENGTH]):
+        cell = rec[CELLS + k]
+        if cell & (BOARD_FLAG | BLANK_FLAG) == 0:
+            gain += slot_value[cell & CODE_MASK]
+    return gain
+
+
+@njit(cache=True)
+def _order_key(rec, gain, history_count, mine, their_value):
+    """A move's place in the order, highest first: score plus what the move saves (going out:
+    the opponent's leftovers twice; else ``gain``), then the tiles laid, then the history."""
+    score = np.int64(rec[SCORE]) + 2 * their_value if rec[TILES] == mine else gain
+    return (score * 64 + rec[TILES]) * HISTORY_WEIGHT + min(history_count, HISTORY_WEIGHT - 1)
+
+
+@njit(cache=True)
 def order_moves(stack, start, n, mine, their_value, remembered, order, slot_value, history, tables):
     """Write into ``order[start:start + n]`` the order to try the node's ``n`` moves in (the
     last, index n - 1, is the pass; the solver orders the first moves with it too): the
-    table's best move first, then by score plus what the move saves (going out: the
-    opponent's leftovers twice; else the tiles laid, which no longer count against the
-    player), then by tiles laid, then by the history table; the pass last."""
+    table's best move first, then by :func:`_order_key`; the pass last; ties in list order."""
     keys = np.empty(n, dtype=np.int64)
     for i in range(n - 1):
         rec = stack[start + i]
-        score = np.int64(rec[SCORE])
-        if rec[TILES] == mine:
-            score += 2 * their_value
-        else:
-            for k in range(rec[LENGTH]):  # the tiles laid no longer count against the player
-                cell = rec[CELLS + k]
-                if cell & (BOARD_FLAG | BLANK_FLAG) == 0:
-                    score += slot_value[cell & CODE_MASK]
-        keys[i] = (score * 64 + rec[TILES]) * HISTORY_WEIGHT + min(history[_move_key(tables, rec)], HISTORY_WEIGHT - 1)
+        keys[i] = _order_key(rec, _move_gain(rec, slot_value), history[_move_key(tables, rec)], mine, their_value)
     keys[n - 1] = -INFINITY
     if 0 <= remembered < n:
         keys[remembered] = INFINITY << 10
     order[start : start + n] = np.argsort(-keys, kind="mergesort")
+
+
+#: Moves of a node picked one at a time (the best left, by a scan) before the rest are sorted:
+#: most nodes are cut after their first move or two, so most never pay for a sort.
+PICKED_ONE_BY_ONE = 3
+
+
+@njit(cache=True)
+def _pick_next(keys, order, start, n, taken):
+    """Put the next move to try at ``order[start + taken]``: the highest key left, ties by the
+    list order (the order :func:`order_moves` gives, found lazily).  After
+    :data:`PICKED_ONE_BY_ONE` picks, the rest are sorted at once."""
+    if taken < PICKED_ONE_BY_ONE:
+        best_i = start + taken
+        best_j = order[best_i]
+        for i in range(start + taken + 1, start + n):
+            j = order[i]
+            if keys[start + j] > keys[start + best_j] or (keys[start + j] == keys[start + best_j] and j < best_j):
+                best_i, best_j = i, j
+        order[best_i] = order[start + taken]
+        order[start + taken] = best_j
+    elif taken == PICKED_ONE_BY_ONE:
+        rest = np.sort(order[start + taken : start + n])
+        rest_keys = np.empty(rest.shape[0], dtype=np.int64)
+        for i in range(rest.shape[0]):
+            rest_keys[i] = -keys[start + rest[i]]
+        order[start + taken : start + n] = rest[np.argsort(rest_keys, kind="mergesort")]
 
 
 @njit(cache=True)
@@ -416,10 +453,22 @@ def _first_moves(tables, state, side, offsets, words):
     moves = records[:n].copy()
     footprints = np.zeros((n, words), dtype=np.uint64)
     tiles = np.zeros(n, dtype=np.int64)
+    gains = np.zeros(n, dtype=np.int64)
+    hists = np.zeros(n, dtype=np.int64)
     for i in range(n):
         _footprint(state.across_letters, moves[i], footprints[i])
         tiles[i] = _move_bits(moves[i], offsets[side])
-    return moves, footprints, tiles
+        gains[i] = _move_gain(moves[i], tables.slot_value)
+        hists[i] = _move_key(tables, moves[i])
+    return moves, footprints, tiles, gains, hists
+
+
+@njit(cache=True)
+def _grown(array, size, kept):
+    """``array`` grown to ``size`` entries, its first ``kept`` kept."""
+    bigger = np.zeros(size, dtype=array.dtype)
+    bigger[:kept] = array[:kept]
+    return bigger
 
 
 @njit(cache=True)
@@ -481,6 +530,9 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     n_root = moves.shape[0]
     stack = np.zeros((max(4 * n_root, PLY_CAPACITY), RECORD_WIDTH), dtype=np.int32)
     order_stack = np.zeros(stack.shape[0], dtype=np.int64)
+    gain_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's _move_gain
+    hist_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's history entry (_move_key)
+    key_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's _order_key at its node
     stack[:n_root] = moves
     order_stack[:n_root] = order
     f_side = np.zeros(MAX_PLY + 1, dtype=np.int64)
@@ -508,8 +560,8 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     rows, cols = state.across_letters.shape
     words = (rows * cols + 63) // 64
     offsets = _rack_fields(state.racks)
-    first_0, footprints_0, tiles_0 = _first_moves(tables, state, 0, offsets, words)
-    first_1, footprints_1, tiles_1 = _first_moves(tables, state, 1, offsets, words)
+    first_0, footprints_0, tiles_0, gains_0, hists_0 = _first_moves(tables, state, 0, offsets, words)
+    first_1, footprints_1, tiles_1, gains_1, hists_1 = _first_moves(tables, state, 1, offsets, words)
     placed = np.zeros(words, dtype=np.uint64)  # the squares laid since the root
     placed_squares = np.zeros(rows * cols, dtype=np.int64)
     n_placed = 0
@@ -562,7 +614,10 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             f_their_value[p] = rack_value(tables, state, 1 - s)
             # The node's moves: the root's that still stand as they were, and the ones
             # generated along the rows the tiles laid since have changed.
-            first, footprints, tiles = (first_0, footprints_0, tiles_0) if s == 0 else (first_1, footprints_1, tiles_1)
+            if s == 0:
+                first, footprints, tiles, gains, hists = first_0, footprints_0, tiles_0, gains_0, hists_0
+            else:
+                first, footprints, tiles, gains, hists = first_1, footprints_1, tiles_1, gains_1, hists_1
             records, n_new = first, 0
             if n_placed > 0:
                 across_rows, down_rows = _changed_rows(state, placed_squares, n_placed)
@@ -573,9 +628,10 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                 bigger = np.zeros((2 * needed, RECORD_WIDTH), dtype=np.int32)
                 bigger[:start] = stack[:start]
                 stack = bigger
-                bigger_order = np.zeros(bigger.shape[0], dtype=np.int64)
-                bigger_order[:start] = order_stack[:start]
-                order_stack = bigger_order
+                order_stack = _grown(order_stack, bigger.shape[0], start)
+                gain_stack = _grown(gain_stack, bigger.shape[0], start)
+                hist_stack = _grown(hist_stack, bigger.shape[0], start)
+                key_stack = _grown(key_stack, bigger.shape[0], start)
             rack = _rack_bits(state.racks[s], offsets[s])
             n = 0
             for i in range(first.shape[0]):
@@ -588,16 +644,27 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                         break
                 if clear:
                     stack[start + n] = first[i]
+                    gain_stack[start + n] = gains[i]
+                    hist_stack[start + n] = hists[i]
                     n += 1
             for i in range(n_new):
                 if _touches(state.across_letters, records[i], placed):
                     stack[start + n] = records[i]
+                    gain_stack[start + n] = _move_gain(records[i], tables.slot_value)
+                    hist_stack[start + n] = _move_key(tables, records[i])
                     n += 1
             stack[start + n] = 0  # the pass
             f_start[p] = start
             f_count[p] = n + 1
-            order_moves(stack, start, n + 1, f_mine[p], f_their_value[p], remembered, order_stack,
-                         tables.slot_value, state.history, tables)  # fmt: skip
+            # The order of order_moves, found lazily by _pick_next as the moves are tried.
+            for i in range(n):
+                key_stack[start + i] = _order_key(stack[start + i], gain_stack[start + i],
+                                                  state.history[hist_stack[start + i]], f_mine[p], f_their_value[p])  # fmt: skip
+                order_stack[start + i] = i
+            key_stack[start + n] = -INFINITY
+            order_stack[start + n] = n
+            if 0 <= remembered <= n:
+                key_stack[start + remembered] = INFINITY << 10
             f_next[p] = 0
             f_best[p] = -INFINITY
             f_best_move[p] = n
@@ -620,6 +687,8 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                 p -= 1
                 step = RESULT
                 continue
+            if p > 0:
+                _pick_next(key_stack, order_stack, f_start[p], f_count[p], f_next[p])
             j = order_stack[f_start[p] + f_next[p]]
             f_next[p] += 1
             f_move[p] = j
@@ -705,7 +774,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                     f_next[p] = f_count[p]  # cut: no other move can change the parent's choice
                     rec = stack[f_start[p] + f_move[p]]
                     if rec[LENGTH] > 0:
-                        state.history[_move_key(tables, rec)] += f_depth[p] * f_depth[p]
+                        state.history[hist_stack[f_start[p] + f_move[p]]] += f_depth[p] * f_depth[p]
         step = NEXT
 
     # Out of time: take back every move still on the board.

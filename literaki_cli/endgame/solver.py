@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from literaki_cli.endgame import search
+from literaki_cli.endgame import search, wordprune
 from literaki_cli.endgame.search import ABORTED, HORIZON, MAX_PLY, NODES, PLY_CAPACITY, SearchState, SearchTables
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name
@@ -134,8 +134,14 @@ class EndgameSolver:
     the solver, so a game's later endgame positions reuse what earlier solves found."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False,
-                 table_bits: int = DEFAULT_TABLE_BITS) -> None:  # fmt: skip
+                 table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True) -> None:  # fmt: skip
+        """``prune``: search each endgame with the words it can form only
+        (:mod:`literaki_cli.endgame.wordprune`), the same values several times faster; off, with
+        the whole lexicon (kept to measure it, and to check the pruning against)."""
         self.variant = variant
+        self.prune = prune
+        #: words the last endgame's pruned lexicon was built from (0 when not pruned)
+        self.pruned_words = 0
         self.generator = MoveGenerator(lexicon, variant, popular)
         rows, cols = variant.board.rows, variant.board.columns
         rng = np.random.default_rng(KEY_SEED)
@@ -146,10 +152,12 @@ class EndgameSolver:
         slot_value = self.generator.rules.tile_value.copy()
         slot_value[0] = 0  # a blank counts nothing at the end
         across_map, down_map = self.generator.maps
-        self.tables = SearchTables(
+        self.whole_tables = SearchTables(
             self.generator.graph, self.generator.rules, across_map, down_map, keys(rows * cols, 128),
             keys(PLAYERS, 64, 16), keys(PLAYERS), keys(PASSES_TO_END), slot_value.astype(np.int64), PASSES_TO_END,
         )  # fmt: skip
+        #: the tables of the endgame being solved: the whole ones with that endgame's lexicon
+        self.tables = self.whole_tables
         size = 1 << table_bits
         self._table = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8),
                        np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int32))  # fmt: skip
@@ -212,11 +220,20 @@ class EndgameSolver:
     # ----------------------------------------------------------------- the search
 
     def _state(self, board: Board, racks: tuple[str, str], limits: np.ndarray) -> SearchState:
+        """The search's state for the endgame, and its tables (:attr:`tables`) with its lexicon."""
         letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
         blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_).copy()
+        down_letters = np.ascontiguousarray(letters.T)
+        counts = np.stack([rack_counts(rack) for rack in racks])
+        self.tables = self.whole_tables
+        if self.prune:
+            rules = self.whole_tables.rules
+            graph, self.pruned_words = wordprune.endgame_graph(self.whole_tables.graph, letters, down_letters, counts,
+                                                               rules.min_word, rules.max_word)  # fmt: skip
+            self.tables = self.whole_tables._replace(graph=graph)
         state = SearchState(
-            letters, blanks, np.ascontiguousarray(letters.T), np.ascontiguousarray(blanks.T),
-            np.stack([rack_counts(rack) for rack in racks]), np.zeros(1, dtype=np.uint64), self._moves,
+            letters, blanks, down_letters, np.ascontiguousarray(blanks.T), counts, np.zeros(1, dtype=np.uint64),
+            self._moves,
             np.zeros(1, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(0), np.zeros(1), *self._table,
             np.zeros(4, dtype=np.int64), np.zeros(search.HISTORY_SIZE, dtype=np.int64), limits,
         )  # fmt: skip
