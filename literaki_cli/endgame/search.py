@@ -658,8 +658,9 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             f_count[p] = n + 1
             # The order of order_moves, found lazily by _pick_next as the moves are tried.
             for i in range(n):
-                key_stack[start + i] = _order_key(stack[start + i], gain_stack[start + i],
-                                                  state.history[hist_stack[start + i]], f_mine[p], f_their_value[p])  # fmt: skip
+                seen = state.history[hist_stack[start + i]]
+                key_stack[start + i] = _order_key(stack[start + i], gain_stack[start + i], seen, f_mine[p],
+                                                  f_their_value[p])  # fmt: skip
                 order_stack[start + i] = i
             key_stack[start + n] = -INFINITY
             order_stack[start + n] = n

@@ -35,6 +35,12 @@ What is recorded (golden/), with the shipped leave values and win model:
   commit 07a133c before the compiled one replaced it (``--literki-only`` makes this file alone);
 * ``simulate/{turns,games,players}.csv``: ``literaki simulate`` of mistrz, trudny and normalny
   (:data:`SIMULATE_GAMES` games, one seed), sorted by game and turn, every float as ``repr``;
+* ``endgames.json`` (issue 27, ``--endgames-only`` makes this file alone): ``EndgameSolver.solve``
+  (a fresh table, the 5 best first moves, the principal variation) on the example endgame and on a
+  seeded battery of :data:`ENDGAME_COUNT` endgames of 3-7 tiles a side from greedy self-play on the
+  generated lexicon that the code of commit 1489bc5 solved exactly within
+  :data:`ENDGAME_SECONDS` s; the values, best moves and lines, without nodes or times (those
+  change with the search, the answers must not);
 * ``levels.toml``: the levels of that run; ``manifest.json``: the digests of the word list and of
   the lexicon's graph, the commands, and the counts.
 """
@@ -93,6 +99,13 @@ SIMULATE_SEED = 26
 SIMULATE_WORKERS = 2
 SIMULATE_TABLES = ("turns", "games", "players")
 SIMULATE_ORDER = {"turns": ["gameID", "turn"], "games": ["gameID"], "players": ["gameID", "seat"]}
+
+#: The endgame battery: endgames of 3-7 tiles a side (the larger rack of game g holds at most
+#: 3 + g % 5 tiles) from greedy self-play seeded ENDGAME_SEED + g, those solved within ENDGAME_SECONDS
+ENDGAME_SEED = 27_000
+ENDGAME_COUNT = 40
+ENDGAME_SECONDS = 60.0
+ENDGAME_EXAMPLE = ROOT / "examples" / "endgame.cgp"
 
 #: fields that are times, dropped before any comparison (wherever they are in an answer)
 TIMING_FIELDS = frozenset({"generation_ms", "seconds"})
@@ -431,9 +444,90 @@ def write_literki_sims(lexicon: Path) -> None:
     (GOLDEN / "literki_sim.json").write_text(text, encoding="utf-8")
 
 
+def endgame_positions(lexicon_path: Path, count: int = ENDGAME_COUNT * 3) -> list[dict]:
+    """Candidate endgames: per seeded greedy game, the first turn with the bag empty, both racks of
+    at least 3 tiles and the larger of at most 3 + game % 5 (CGP lines, with ids)."""
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.movegen import MoveGenerator
+    from literaki_cli.engine.position import Position, validate
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.games.bag import full_bag
+    from literaki_cli.io.positionio import write_position
+
+    variant = load_variant()
+    generator = MoveGenerator(Lexicon.open(lexicon_path), variant)
+    greedy_turns = _make_positions_module().greedy_turns
+    total = len(full_bag(variant))
+    out = []
+    game = 0
+    while len(out) < count:
+        most = 3 + game % 5
+        for board, racks, scores, mover, idle in greedy_turns(generator, variant, random.Random(ENDGAME_SEED + game)):
+            on_board = int((board.letters != 0).sum())
+            if on_board + len(racks[0]) + len(racks[1]) != total:
+                continue
+            sizes = sorted((len(racks[0]), len(racks[1])))
+            if sizes[0] >= 3 and sizes[1] <= most:
+                gid = {"gid": f"golden-endgame-{game}"}
+                position = Position(variant, board.copy(), [racks[mover], racks[1 - mover]],
+                                    [scores[mover], scores[1 - mover]], idle, gid)  # fmt: skip
+                validate(position)
+                out.append({"id": f"eg-{game:03d}", "position": write_position(position, "cgp").strip(),
+                            "tiles": [len(racks[mover]), len(racks[1 - mover])]})  # fmt: skip
+                break
+            if sizes[1] < most:
+                break
+        game += 1
+    return out
+
+
+def solve_endgame(lexicon_path: Path, cgp: str, seconds: float | None) -> dict:
+    """``EndgameSolver.solve`` on a CGP line with a fresh table: the answer without nodes and times."""
+    from literaki_cli.endgame.solver import EndgameSolver
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.io.positionio import read_position
+
+    position = read_position(cgp, "golden")
+    solver = EndgameSolver(Lexicon.open(lexicon_path), position.variant)
+    result = solver.solve(position.board, (position.racks[0], position.racks[1]), position.zero_turns, seconds=seconds)
+    answer = result.as_dict()["endgame"]
+    del answer["nodes"], answer["seconds"]
+    return answer
+
+
+def endgame_battery(lexicon: Path) -> list[dict]:
+    """The example endgame and the first ENDGAME_COUNT candidates solved exactly in ENDGAME_SECONDS."""
+    import time
+
+    example = ENDGAME_EXAMPLE.read_text(encoding="utf-8").strip()
+    battery = [{"id": "example-endgame", "position": example, "answer": solve_endgame(lexicon, example, None)}]
+    solved = 0
+    for candidate in endgame_positions(lexicon):
+        started = time.perf_counter()
+        answer = solve_endgame(lexicon, candidate["position"], ENDGAME_SECONDS)
+        took = time.perf_counter() - started
+        print(f"{candidate['id']} {candidate['tiles']}: exact {answer['exact']} in {took:.1f} s", flush=True)
+        if answer["exact"]:
+            battery.append({**candidate, "old_seconds": round(took, 2), "answer": answer})
+            solved += 1
+            if solved == ENDGAME_COUNT:
+                break
+    return battery
+
+
+def write_endgames(lexicon: Path) -> None:
+    battery = endgame_battery(lexicon)
+    text = json.dumps(battery, ensure_ascii=False, indent=1) + "\n"
+    (GOLDEN / "endgames.json").write_text(text, encoding="utf-8")
+
+
 def main() -> None:
     import time
 
+    if sys.argv[1:] == ["--endgames-only"]:  # the endgame battery alone (added by issue 27)
+        with tempfile.TemporaryDirectory(prefix="golden-") as tmp:
+            write_endgames(build(Path(tmp) / "lex"))
+        return
     if sys.argv[1:] == ["--literki-only"]:  # the Literki runs alone (added after the others were made)
         with tempfile.TemporaryDirectory(prefix="golden-") as tmp:
             write_literki_sims(build(Path(tmp) / "lex"))
@@ -466,6 +560,7 @@ def main() -> None:
         (GOLDEN / "sim.json").write_text(json.dumps(sims, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(f"solve --sim: {len(sims)} runs, {time.perf_counter() - started:.1f} s")
         write_literki_sims(lexicon)
+        write_endgames(lexicon)
 
         levels = GOLDEN / "levels.toml"
         levels.write_text(levels_text(), encoding="utf-8")
