@@ -180,6 +180,30 @@ def test_solve_sim_on_literki_gives_the_recorded_table(lexicon, recorded):
     check_all([(label, recorded["answer"], answer)], "solve --sim")
 
 
+ENDGAMES = json.loads((GOLDEN / "endgames.json").read_text(encoding="utf-8"))
+
+
+def test_self_play_gives_the_recorded_endgames(lexicon):
+    """The battery's positions are still the ones self-play gives (the first candidates in order)."""
+    wanted = {r["id"]: r["position"] for r in ENDGAMES[1:]}
+    last = max(wanted)
+    for candidate in make_golden.endgame_positions(lexicon):
+        assert candidate["id"] <= last, f"self-play no longer gives {sorted(wanted)}"
+        if candidate["id"] in wanted:
+            assert wanted.pop(candidate["id"]) == candidate["position"], candidate["id"]
+            if not wanted:
+                break
+
+
+@pytest.mark.parametrize("recorded", ENDGAMES, ids=lambda r: r["id"])
+def test_the_endgame_search_gives_the_recorded_answers(lexicon, recorded):
+    """Issue 27: every exact value, the best first moves with their values and the principal
+    variation are what the code before it found (timing and node counts aside), solved here
+    with no limit (an exact search within a limit is the same search)."""
+    answer = make_golden.solve_endgame(lexicon, recorded["position"], None)
+    check_all([(f"endgame {recorded['id']}", recorded["answer"], answer)], "solve --endgame")
+
+
 def test_simulate_plays_the_recorded_games(lexicon, tmp_path):
     """``simulate`` of mistrz, trudny and normalny: the turns, games and players tables, cell for
     cell (the levels file of golden/, every level with the whole lexicon)."""

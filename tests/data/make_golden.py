@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -444,9 +445,9 @@ def write_literki_sims(lexicon: Path) -> None:
     (GOLDEN / "literki_sim.json").write_text(text, encoding="utf-8")
 
 
-def endgame_positions(lexicon_path: Path, count: int = ENDGAME_COUNT * 3) -> list[dict]:
-    """Candidate endgames: per seeded greedy game, the first turn with the bag empty, both racks of
-    at least 3 tiles and the larger of at most 3 + game % 5 (CGP lines, with ids)."""
+def endgame_positions(lexicon_path: Path) -> Iterator[dict]:
+    """Candidate endgames, without end: per seeded greedy game, the first turn with the bag empty,
+    both racks of at least 3 tiles and the larger of at most 3 + game % 5 (CGP lines, with ids)."""
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.movegen import MoveGenerator
     from literaki_cli.engine.position import Position, validate
@@ -458,9 +459,8 @@ def endgame_positions(lexicon_path: Path, count: int = ENDGAME_COUNT * 3) -> lis
     generator = MoveGenerator(Lexicon.open(lexicon_path), variant)
     greedy_turns = _make_positions_module().greedy_turns
     total = len(full_bag(variant))
-    out = []
     game = 0
-    while len(out) < count:
+    while True:
         most = 3 + game % 5
         for board, racks, scores, mover, idle in greedy_turns(generator, variant, random.Random(ENDGAME_SEED + game)):
             on_board = int((board.letters != 0).sum())
@@ -472,13 +472,12 @@ def endgame_positions(lexicon_path: Path, count: int = ENDGAME_COUNT * 3) -> lis
                 position = Position(variant, board.copy(), [racks[mover], racks[1 - mover]],
                                     [scores[mover], scores[1 - mover]], idle, gid)  # fmt: skip
                 validate(position)
-                out.append({"id": f"eg-{game:03d}", "position": write_position(position, "cgp").strip(),
-                            "tiles": [len(racks[mover]), len(racks[1 - mover])]})  # fmt: skip
+                yield {"id": f"eg-{game:03d}", "position": write_position(position, "cgp").strip(),
+                       "tiles": [len(racks[mover]), len(racks[1 - mover])]}  # fmt: skip
                 break
             if sizes[1] < most:
                 break
         game += 1
-    return out
 
 
 def solve_endgame(lexicon_path: Path, cgp: str, seconds: float | None) -> dict:

@@ -1,0 +1,117 @@
+"""Endgame search speed (issue 27): nodes per second at two revisions in one run, same answers.
+
+    python benchmarks/bench_endgame_speed.py --base REV [--lexicon FILE] [--positions 10]
+                                             [--nodes 300000] [--rounds 3] [--seed 2026]
+
+The positions are bench_endgame.py's: seeded greedy self-play on the real lexicon, the moment a
+move empties the bag with both racks holding 7 tiles.  Each is solved with a fresh table and a
+node budget (``EndgameSolver.solve(nodes=...)``, the principal variation included), in each tree
+in fresh processes by turns (base, current, base, ...), one core.  A node budget makes both trees
+search the same tree node for node when the search is the same, so the script checks that both
+answer the same (value, best move, nodes, depth, line) and prints, per tree, the median over
+rounds of the nodes per second over all positions, and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import ROOT, SJP_ZIP, machine  # noqa: E402
+
+#: Runs inside the tree under test (on PYTHONPATH): prints one JSON object.
+PROBE = r"""
+import json, sys, time
+from pathlib import Path
+from literaki_cli.endgame.solver import EndgameSolver
+from literaki_cli.engine.lexicon import Lexicon
+from literaki_cli.io.positionio import read_position
+
+positions_file, lexicon_path, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
+lexicon = Lexicon.open(Path(lexicon_path))
+positions = [read_position(line, "bench") for line in Path(positions_file).read_text(encoding="utf-8").splitlines()]
+solver = EndgameSolver(lexicon, positions[0].variant)
+solver.solve(positions[0].board, tuple(positions[0].racks[:2]), nodes=20_000)  # load the kernels
+answers, nodes, seconds = [], 0, 0.0
+for position in positions:
+    solver.forget()
+    started = time.perf_counter()
+    result = solver.solve(position.board, tuple(position.racks[:2]), nodes=budget)
+    seconds += time.perf_counter() - started
+    nodes += result.nodes
+    answers.append([result.value, result.best.word, result.nodes, result.depth, [m.word for m in result.pv]])
+print(json.dumps({"nodes": nodes, "seconds": seconds, "answers": answers}))
+"""
+
+
+def run_tree(tree: Path, positions: Path, lexicon: Path, budget: int) -> dict:
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", PROBE, str(positions), str(lexicon), str(budget)], cwd=tree, env=env,
+                          capture_output=True, text=True)  # fmt: skip
+    if done.returncode:
+        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="the git revision to compare with")
+    parser.add_argument("--lexicon", type=Path, help="a lexicon built from the SJP dump (default: built here)")
+    parser.add_argument("--positions", type=int, default=10)
+    parser.add_argument("--nodes", type=int, default=300_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    from bench_endgame import make_endgames
+
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.movegen import MoveGenerator
+    from literaki_cli.engine.variant import load_variant
+
+    with tempfile.TemporaryDirectory(prefix="bench-endgame-") as tmp:
+        tmp = Path(tmp)
+        lexicon = args.lexicon
+        if lexicon is None:
+            from lexicon_build.build import build_lexicon
+
+            lexicon = tmp / "sjp.lexicon"
+            build_lexicon(SJP_ZIP, lexicon, load_variant())
+        variant = load_variant()
+        endgames = make_endgames(MoveGenerator(Lexicon.open(lexicon), variant), variant, args.positions, args.seed)
+        positions = tmp / "positions.cgp"
+        positions.write_text("".join(e.cgp + "\n" for e in endgames), encoding="utf-8")
+        base_tree = tmp / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.base], cwd=ROOT, check=True,
+                       capture_output=True)  # fmt: skip
+        try:
+            rates = {"base": [], "current": []}
+            answers = {}
+            for _ in range(args.rounds):
+                for name, tree in (("base", base_tree), ("current", ROOT)):
+                    out = run_tree(tree, positions, lexicon, args.nodes)
+                    rates[name].append(out["nodes"] / out["seconds"])
+                    answers.setdefault(name, out["answers"])
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
+    print(f"machine: {machine()}")
+    print(f"{len(endgames)} endgames of 7 against 7 tiles, {args.nodes:,} nodes each, {args.rounds} rounds, one core")
+    same = answers["base"] == answers["current"]
+    print(f"answers (value, best move, nodes, depth, line): {'the same' if same else 'DIFFERENT'}")
+    base, current = statistics.median(rates["base"]), statistics.median(rates["current"])
+    print(f"nodes/s: {args.base} {base:,.0f}, current {current:,.0f}, x{current / base:.2f}")
+    if not same:
+        for i, (a, b) in enumerate(zip(answers["base"], answers["current"], strict=True)):
+            if a != b:
+                print(f"  position {i}: base {a}, current {b}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
