@@ -216,13 +216,15 @@ def generate(tables, state, side):
     """Every placement for the rack of ``side`` on the board now: the generator's buffer (grown
     when too small) and the count."""
     rows, cols = state.across_letters.shape
-    return generate_along(tables, state, side, np.ones(rows, dtype=np.bool_), np.ones(cols, dtype=np.bool_))
+    return generate_along(tables, state, side, np.full(rows, cols - 1, dtype=np.int64),
+                          np.full(cols, rows - 1, dtype=np.int64))  # fmt: skip
 
 
 @njit(cache=True)
 def generate_along(tables, state, side, across_rows, down_rows):
-    """The placements of ``side`` whose main word runs along one of the given rows of the across
-    view or of the down view (its rows: the board's columns), as :func:`generate`."""
+    """The placements of ``side`` found from an anchor of a row of the across view up to column
+    ``across_rows[row]`` (-1: none), or of the down view (its rows: the board's columns) up to
+    ``down_rows[column]``, as :func:`generate`."""
     across = BoardView(state.across_letters, state.across_blanks, tables.across_map, ACROSS, False, -1, -1)
     down = BoardView(state.down_letters, state.down_blanks, tables.down_map, DOWN, True, -1, -1)
     records = state.moves
@@ -473,28 +475,37 @@ def _grown(array, size, kept):
 
 @njit(cache=True)
 def _changed_rows(state, placed_squares, n_placed):
-    """The rows of each view where a move may form a word through a tile laid since the root:
-    the tile's row (column), and the first empty square past the tiles beside it across the
-    other way, where a new tile's cross word would reach it."""
+    """Where a move may form a word through one of the tiles ``placed_squares[:n_placed]``, as
+    the last anchor to search on each row of each view (-1: none): on the tile's row (column),
+    a move holding the tile holds its whole run of tiles, so its first anchor is at most the
+    square past the run's end; on the row (column) of the first empty square past the tiles
+    beside it the other way, a move's cross word reaches the tile only through a new tile on
+    that square, which is an anchor.  (The generator finds each move from its first anchor.)"""
     letters = state.across_letters
     rows, cols = letters.shape
-    across = np.zeros(rows, dtype=np.bool_)
-    down = np.zeros(cols, dtype=np.bool_)
+    across = np.full(rows, -1, dtype=np.int64)
+    down = np.full(cols, -1, dtype=np.int64)
     for i in range(n_placed):
         r, c = placed_squares[i] // cols, placed_squares[i] % cols
-        across[r] = True
-        down[c] = True
+        end = c
+        while end + 1 < cols and letters[r, end + 1] != 0:
+            end += 1
+        across[r] = max(across[r], min(end + 1, cols - 1))
+        end = r
+        while end + 1 < rows and letters[end + 1, c] != 0:
+            end += 1
+        down[c] = max(down[c], min(end + 1, rows - 1))
         for step in (-1, 1):
             rr = r + step
             while 0 <= rr < rows and letters[rr, c] != 0:
                 rr += step
             if 0 <= rr < rows:
-                across[rr] = True
+                across[rr] = max(across[rr], c)
             cc = c + step
             while 0 <= cc < cols and letters[r, cc] != 0:
                 cc += step
             if 0 <= cc < cols:
-                down[cc] = True
+                down[cc] = max(down[cc], r)
     return across, down
 
 
@@ -563,8 +574,12 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     first_0, footprints_0, tiles_0, gains_0, hists_0 = _first_moves(tables, state, 0, offsets, words)
     first_1, footprints_1, tiles_1, gains_1, hists_1 = _first_moves(tables, state, 1, offsets, words)
     placed = np.zeros(words, dtype=np.uint64)  # the squares laid since the root
-    placed_squares = np.zeros(rows * cols, dtype=np.int64)
+    placed_squares = np.zeros(rows * cols, dtype=np.int64)  # the same in the order laid
     n_placed = 0
+    f_placed = np.zeros(MAX_PLY + 1, dtype=np.int64)  # tiles laid since the root when the node was entered
+    recent = np.zeros(words, dtype=np.uint64)  # the squares laid since a node's base list (scratch)
+    print_stack = np.zeros((stack.shape[0], words), dtype=np.uint64)  # each move's _footprint
+    tiles_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's tiles (_move_bits)
 
     f_side[0] = side
     f_passes[0] = passes
@@ -612,44 +627,64 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             f_mine[p] = rack_tiles(state, s)
             f_my_value[p] = rack_value(tables, state, s)
             f_their_value[p] = rack_value(tables, state, 1 - s)
-            # The node's moves: the root's that still stand as they were, and the ones
-            # generated along the rows the tiles laid since have changed.
-            if s == 0:
-                first, footprints, tiles, gains, hists = first_0, footprints_0, tiles_0, gains_0, hists_0
-            else:
-                first, footprints, tiles, gains, hists = first_1, footprints_1, tiles_1, gains_1, hists_1
-            records, n_new = first, 0
-            if n_placed > 0:
-                across_rows, down_rows = _changed_rows(state, placed_squares, n_placed)
-                records, n_new = generate_along(tables, state, s, across_rows, down_rows)
+            # The node's moves: those of the last node of the same side (or the root's) that
+            # still stand as they were, and the ones generated along the rows the tiles laid
+            # since have changed (see _node_moves).
             start = f_start[p - 1] + f_count[p - 1]
-            needed = start + first.shape[0] + n_new + 1
+            f_placed[p] = n_placed
+            since = f_placed[p - 2] if p >= 3 else 0  # the tiles laid since that node
+            records, n_new = first_0, 0
+            if n_placed > since:
+                across_rows, down_rows = _changed_rows(state, placed_squares[since:n_placed], n_placed - since)
+                records, n_new = generate_along(tables, state, s, across_rows, down_rows)
+            base_count = (f_count[p - 2] - 1) if p >= 3 else (first_0.shape[0] if s == 0 else first_1.shape[0])
+            needed = start + base_count + n_new + 1
             if needed > stack.shape[0]:
-                bigger = np.zeros((2 * needed, RECORD_WIDTH), dtype=np.int32)
+                size = 2 * needed
+                bigger = np.zeros((size, RECORD_WIDTH), dtype=np.int32)
                 bigger[:start] = stack[:start]
                 stack = bigger
-                order_stack = _grown(order_stack, bigger.shape[0], start)
-                gain_stack = _grown(gain_stack, bigger.shape[0], start)
-                hist_stack = _grown(hist_stack, bigger.shape[0], start)
-                key_stack = _grown(key_stack, bigger.shape[0], start)
+                bigger_prints = np.zeros((size, words), dtype=np.uint64)
+                bigger_prints[:start] = print_stack[:start]
+                print_stack = bigger_prints
+                order_stack = _grown(order_stack, size, start)
+                gain_stack = _grown(gain_stack, size, start)
+                hist_stack = _grown(hist_stack, size, start)
+                key_stack = _grown(key_stack, size, start)
+                tiles_stack = _grown(tiles_stack, size, start)
+            if p >= 3:
+                base, prints, tiles, gains, hists = stack, print_stack, tiles_stack, gain_stack, hist_stack
+                base_from = f_start[p - 2]
+            elif s == 0:
+                base, prints, tiles, gains, hists, base_from = first_0, footprints_0, tiles_0, gains_0, hists_0, 0
+            else:
+                base, prints, tiles, gains, hists, base_from = first_1, footprints_1, tiles_1, gains_1, hists_1, 0
+            recent[:] = 0
+            for i in range(since, n_placed):
+                _set_bit(recent, placed_squares[i])
             rack = _rack_bits(state.racks[s], offsets[s])
             n = 0
-            for i in range(first.shape[0]):
+            for i in range(base_from, base_from + base_count):
                 if tiles[i] & ~rack:
                     continue
                 clear = True
                 for w in range(words):
-                    if footprints[i, w] & placed[w]:
+                    if prints[i, w] & recent[w]:
                         clear = False
                         break
                 if clear:
-                    stack[start + n] = first[i]
+                    stack[start + n] = base[i]
+                    print_stack[start + n] = prints[i]
+                    tiles_stack[start + n] = tiles[i]
                     gain_stack[start + n] = gains[i]
                     hist_stack[start + n] = hists[i]
                     n += 1
             for i in range(n_new):
-                if _touches(state.across_letters, records[i], placed):
+                if _touches(state.across_letters, records[i], recent):
                     stack[start + n] = records[i]
+                    print_stack[start + n] = 0
+                    _footprint(state.across_letters, records[i], print_stack[start + n])
+                    tiles_stack[start + n] = _move_bits(records[i], offsets[s])
                     gain_stack[start + n] = _move_gain(records[i], tables.slot_value)
                     hist_stack[start + n] = _move_key(tables, records[i])
                     n += 1

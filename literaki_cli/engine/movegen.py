@@ -507,24 +507,25 @@ def _rack_letters(rack):
 @njit(cache=True)
 def _generate_view(graph, rules, view, rack, sink):
     """Every move whose main word runs along the rows of ``view``."""
-    generate_rows(graph, rules, view, rack, sink, np.ones(view.letters.shape[0], dtype=np.bool_))
+    rows, cols = view.letters.shape
+    generate_rows(graph, rules, view, rack, sink, np.full(rows, cols - 1, dtype=np.int64))
 
 
 @njit(cache=True)
-def generate_rows(graph, rules, view, rack, sink, wanted):
-    """Every move whose main word runs along one of the ``wanted`` rows of ``view`` (the
-    endgame search asks only for the rows its last moves changed)."""
+def generate_rows(graph, rules, view, rack, sink, last_anchors):
+    """Every move whose main word runs along a row of ``view`` and whose first anchor (the move
+    is found from it) lies at most at column ``last_anchors[row]`` (-1: none on that row).  The
+    endgame search asks only for the rows its last moves changed, and on each only for the
+    anchors from which a move can reach the new tiles."""
     letters = view.letters
     rows, cols = letters.shape
     fits = _rack_letters(rack)
-    cross = _cross_checks_rows(graph, rules, view, wanted, fits)
+    cross = _cross_checks_rows(graph, rules, view, last_anchors >= 0, fits)
     cells = np.zeros(cols, dtype=np.int64)
     frames = _frames(8 * cols + 16)
     for r in range(rows):
-        if not wanted[r]:
-            continue
         last_anchor = -1
-        for c in range(cols):
+        for c in range(last_anchors[r] + 1):
             if not _is_anchor(view, r, c):
                 continue
             if cross.mask[r, c] & fits:  # a move from here lays its first tile on the anchor
