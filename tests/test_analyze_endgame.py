@@ -256,6 +256,22 @@ def test_endgame_time_0_is_the_static_review(flowing_lexicon, equity, tmp_path, 
     assert code == 0 and "by endgame" not in out
 
 
+def test_threads_search_the_endgame_turns_with_the_same_answers(flowing_lexicon, tmp_path, capsys):
+    """--threads 2 reviews the bag-empty turns as one thread does (their answers are exact), and
+    --threads without an endgame search, or below 1, is refused."""
+    answers = []
+    for threads in ("1", "2"):
+        code, out, err = cli(capsys, tmp_path, flowing_lexicon, "--json", "--endgame-time", "120", "--threads", threads)
+        assert code == 0, err
+        turns = json.loads(out)["turns"]
+        answers.append([{k: v for k, v in t.items() if k not in ("endgame_nodes", "endgame_seconds")} for t in turns])
+    assert answers[0] == answers[1]
+    code, out, err = cli(capsys, tmp_path, flowing_lexicon, "--endgame-time", "0", "--threads", "2")
+    assert code == 2 and "--threads: only with an endgame search" in err and out == ""
+    code, out, err = cli(capsys, tmp_path, flowing_lexicon, "--threads", "0")
+    assert code == 2 and "--threads" in err and out == ""
+
+
 @pytest.mark.parametrize("value", ["-1", "abc", "nan", "inf", "1e9", "", "-0.5"])
 def test_bad_endgame_time_exits_2(flowing_lexicon, tmp_path, capsys, value):
     code, out, err = cli(capsys, tmp_path, flowing_lexicon, "--endgame-time", value)

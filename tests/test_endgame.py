@@ -79,6 +79,8 @@ def test_both_players_stuck_the_game_ends_by_passes(lexicon, seed):  # noqa: F81
         (["examples/endgame.cgp", "--endgame", "--all", "--by", "score"], "--endgame does not take --all, --by score"),
         (["examples/endgame.cgp", "--endgame", "--depth", "0"], "--depth"),
         (["examples/endgame.cgp", "--endgame", "--time", "0"], "--time"),
+        (["examples/endgame.cgp", "--threads", "2"], "--threads: only with --endgame"),
+        (["examples/endgame.cgp", "--endgame", "--threads", "0"], "--threads"),
     ],
 )
 def test_refusals_exit_2_with_one_line(capsys, monkeypatch, args, message):

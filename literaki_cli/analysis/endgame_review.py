@@ -78,9 +78,10 @@ class EndgameReviewer:
     limit).  A solver may be given (tests); by default one is made at the first endgame turn."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, seconds: float | None = DEFAULT_ENDGAME_SECONDS,
-                 solver: EndgameSolver | None = None,
-                 on_turn: Callable[[TurnPosition], None] | None = None) -> None:  # fmt: skip
+                 solver: EndgameSolver | None = None, on_turn: Callable[[TurnPosition], None] | None = None,
+                 threads: int | None = None) -> None:  # fmt: skip
         self.lexicon = lexicon
+        self.threads = threads  # the search's threads (None: every core)
         self.variant = variant
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be above 0 or None (no limit), not {seconds!r}")
@@ -173,9 +174,9 @@ class EndgameReviewer:
     @property
     def solver(self) -> EndgameSolver:
         if self._solver is None:
-            from literaki_cli.endgame.solver import EndgameSolver
+            from literaki_cli.endgame.solver import EndgameSolver, all_cores
 
-            self._solver = EndgameSolver(self.lexicon, self.variant)
+            self._solver = EndgameSolver(self.lexicon, self.variant, threads=self.threads or all_cores())
         return self._solver
 
     def _racks(self, position: TurnPosition) -> tuple[tuple[str, str] | None, str | None]:

@@ -26,10 +26,12 @@ from literaki_cli.commands.simoptions import (
     CandidatesOption,
     PliesOption,
     SeedOption,
+    ThreadsOption,
     WorkersOption,
     number_text,
     refuse_without_sim,
 )
+from literaki_cli.errors import InputError
 from literaki_cli.montecarlo.settings import SimSettings
 
 ANALYZE_EPILOG = """\b
@@ -83,6 +85,7 @@ def analyze_command(
             help="Exact endgame search per bag-empty turn, at most about this long (0: static equity).",
         ),
     ] = "10",  # analysis.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
+    threads: ThreadsOption = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -95,6 +98,8 @@ def analyze_command(
     from literaki_cli.io.gcg import read_gcg
 
     seconds = endgame_seconds(endgame_time)
+    if threads is not None and not seconds > 0:
+        raise InputError("--threads: only with an endgame search (--endgame-time above 0)")
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
     refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed, workers=workers)
@@ -103,7 +108,7 @@ def analyze_command(
     if sim is not None:
         settings = SimSettings(sim, candidates, plies, seed, workers)
         settings.check()
-    endgame = EndgameReviewer(lex, record.variant, seconds) if seconds > 0 else None
+    endgame = EndgameReviewer(lex, record.variant, seconds, threads=threads) if seconds > 0 else None
     review, stopped = _analyze(record, lex, equity, top, settings, endgame)
     written = write_outputs(review, out) if out is not None else []
     if json_out:

@@ -14,6 +14,10 @@ CandidatesOption = Annotated[int, typer.Option(min=1, help="--sim: how many of t
 PliesOption = Annotated[int, typer.Option(min=1, max=MAX_PLIES, help="--sim: turns played after each candidate.")]
 SeedOption = Annotated[int, typer.Option(help="--sim: seed of the random futures.")]
 WorkersOption = Annotated[int | None, typer.Option(min=1, help="--sim: worker processes (default: all cores).")]
+ThreadsOption = Annotated[
+    int | None,
+    typer.Option("--threads", min=1, help="Endgame search threads sharing one table (default: all cores)."),
+]
 
 
 def refuse_without_sim(simulating: bool, how: str = "--sim", **values) -> None:
@@ -36,5 +40,6 @@ def interval_text(lo: float | None, hi: float | None) -> str:
     return "-" if lo is None or hi is None else f"{lo:.1f} .. {hi:.1f}"
 
 
-__all__ = ["DEFAULT", "CandidatesOption", "PliesOption", "SeedOption", "WorkersOption", "refuse_without_sim",
+__all__ = ["DEFAULT", "CandidatesOption", "PliesOption", "SeedOption", "ThreadsOption", "WorkersOption",
+           "refuse_without_sim",
            "number_text", "interval_text"]  # fmt: skip

@@ -31,6 +31,7 @@ from literaki_cli.commands.simoptions import (
     CandidatesOption,
     PliesOption,
     SeedOption,
+    ThreadsOption,
     interval_text,
     number_text,
     refuse_without_sim,
@@ -137,6 +138,7 @@ def solve_command(
         float | None,
         typer.Option("--time", min=0.001, help="--endgame: stop after about this many seconds (best so far)."),
     ] = None,
+    threads: ThreadsOption = None,
     image: ImageOption = None,
     variant: VariantOption = None,
     rules: RulesOption = None,
@@ -159,12 +161,13 @@ def solve_command(
     if batch:
         refuse_in_batch(rack=rack, sim=sim, endgame=endgame, image=image, iterations=iterations,
                         candidates=candidates, plies=plies, seed=seed, stop=stop, win_model=win_model, depth=depth,
-                        seconds=seconds)  # fmt: skip
+                        seconds=seconds, threads=threads)  # fmt: skip
     else:
         refuse_without_sim(sim, workers=workers, how="--sim or --batch")
         refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, stop=stop,
                            win_model=win_model)  # fmt: skip
-    limits = [name for name, value in (("--depth", depth), ("--time", seconds)) if value is not None]
+    limits = [name for name, value in (("--depth", depth), ("--time", seconds), ("--threads", threads))
+              if value is not None]  # fmt: skip
     if limits and not endgame:
         raise InputError(f"{', '.join(limits)}: only with --endgame")
     listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
@@ -195,7 +198,8 @@ def solve_command(
     the_rack = solving_rack(pos, given_rack)
     if endgame:
         racks, passes = endgame_start(pos, the_rack)
-        _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out)
+        _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out,
+                       threads)  # fmt: skip
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
     from literaki_cli.equity.leaves import open_leaves
@@ -227,7 +231,8 @@ def refuse_in_batch(**given) -> None:
     """InputError naming the options ``--batch`` does not take (``given`` by parameter name,
     differing from their defaults): each line brings its own rack, and a batch only lists."""
     names = {"rack": "--rack (each line brings its rack: the CGP's, or \"rack\" in a JSON line)", "sim": "--sim",
-             "endgame": "--endgame", "image": "--image", "depth": "--depth", "seconds": "--time"}  # fmt: skip
+             "endgame": "--endgame", "image": "--image", "depth": "--depth", "seconds": "--time",
+             "threads": "--threads"}  # fmt: skip
     refused = [names[name] for name in names if given.get(name)]
     if refused:
         raise InputError(f"--batch does not take {', '.join(refused)}")
@@ -425,10 +430,10 @@ def _exchange_text(exchange) -> str:
 
 
 def _solve_endgame(position, racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None,
-                   keep: int, json_out: bool) -> None:  # fmt: skip
-    from literaki_cli.endgame.solver import EndgameSolver
+                   keep: int, json_out: bool, threads: int | None) -> None:  # fmt: skip
+    from literaki_cli.endgame.solver import EndgameSolver, all_cores
 
-    solver = EndgameSolver(lexicon, position.variant)
+    solver = EndgameSolver(lexicon, position.variant, threads=threads or all_cores())
     result = solver.solve(position.board, racks, passes, depth=depth, seconds=seconds, keep=keep)
     if json_out:
         typer.echo(dumps_json(result.as_dict(), ensure_ascii=False))

@@ -275,6 +275,16 @@ def _node_key(tables, state, side, passes):
 
 
 @njit(cache=True)
+def _entry_check(value, flag, depth, move):
+    """What a table entry's key is stored XORed with: an entry read while another thread writes
+    it (the key of one write, the data of another) then fails the key test, as a miss
+    (lockless hashing: the table is shared by the search threads without locks)."""
+    check = np.uint64(value) * np.uint64(0x9E3779B97F4A7C15)
+    check ^= np.uint64(np.int64(flag) | (np.int64(depth) << 8) | (np.int64(move) << 24)) * np.uint64(0xC2B2AE3D27D4EB4F)
+    return check ^ (check >> np.uint64(31))
+
+
+@njit(cache=True)
 def _move_key(tables, rec):
     """The Zobrist key of the tiles ``rec`` lays (the same move anywhere in the tree)."""
     key = np.uint64(0)
@@ -528,7 +538,7 @@ def _track(rec, cols, placed, placed_squares, n_placed, sign):
     return n_placed
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(tables, state, moves, order, depth, keep, side, passes, values, exact):
     """Value the first ``moves`` (records; LENGTH 0 is the pass) in ``order`` to ``depth``
     plies, for ``side`` to move after ``passes`` passes in a row: the best ``keep`` get their
@@ -607,12 +617,13 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             key = _node_key(tables, state, s, f_passes[p])
             slot = np.int64(key & np.uint64(state.tt_key.shape[0] - 1))
             remembered = -1
-            if state.tt_key[slot] == key:
-                remembered = state.tt_move[slot]
-                stored = state.tt_depth[slot]
+            value = state.tt_value[slot]
+            flag = state.tt_flag[slot]
+            stored = state.tt_depth[slot]
+            move = state.tt_move[slot]
+            if state.tt_key[slot] ^ _entry_check(value, flag, stored, move) == key:
+                remembered = move
                 if stored >= f_depth[p]:
-                    value = state.tt_value[slot]
-                    flag = state.tt_flag[slot]
                     if (flag == EXACT or (flag == LOWER and value >= f_beta[p])
                             or (flag == UPPER and value <= f_alpha[p])):  # fmt: skip
                         if stored != SOLVED:
@@ -714,10 +725,11 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                     break
                 flag = UPPER if f_best[p] <= f_alpha0[p] else LOWER if f_best[p] >= f_beta[p] else EXACT
                 slot = f_slot[p]
-                state.tt_key[slot] = f_key[p]
+                stored = SOLVED if counters[HORIZON] == f_horizon[p] else f_depth[p]
+                state.tt_key[slot] = f_key[p] ^ _entry_check(f_best[p], flag, stored, f_best_move[p])
                 state.tt_value[slot] = f_best[p]
                 state.tt_flag[slot] = flag
-                state.tt_depth[slot] = SOLVED if counters[HORIZON] == f_horizon[p] else f_depth[p]
+                state.tt_depth[slot] = stored
                 state.tt_move[slot] = f_best_move[p]
                 child_value = f_best[p]
                 p -= 1

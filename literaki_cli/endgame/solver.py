@@ -13,6 +13,7 @@ rules add up to the value exactly."""
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -134,12 +135,19 @@ class EndgameSolver:
     the solver, so a game's later endgame positions reuse what earlier solves found."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False,
-                 table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True) -> None:  # fmt: skip
+                 table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True, threads: int = 1) -> None:  # fmt: skip
         """``prune``: search each endgame with the words it can form only
-        (:mod:`literaki_cli.endgame.wordprune`), the same values several times faster; off, with
-        the whole lexicon (kept to measure it, and to check the pruning against)."""
+        (:mod:`literaki_cli.endgame.wordprune`); off, with the whole lexicon (the same values,
+        slower: kept to measure it, and to check the pruning against).  ``threads``: search
+        threads sharing the table (Lazy SMP: :meth:`_iteration`); a solve with a node budget
+        uses one, so that its move is the same on every machine."""
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}")
         self.variant = variant
         self.prune = prune
+        self.threads = threads
+        #: nodes the helper threads searched in the last solve
+        self._helper_nodes = 0
         #: words the last endgame's pruned lexicon was built from (0 when not pruned)
         self.pruned_words = 0
         self.generator = MoveGenerator(lexicon, variant, popular)
@@ -184,8 +192,9 @@ class EndgameSolver:
         with _stop_on_ctrl_c(state) as stopped:
             moves = self._root_moves(state, 0)
             limit = self._depth_limit(racks, depth)
-            found = self._deepen(state, moves, 0, passes, limit, max(1, keep))
-            nodes = int(state.counters[NODES])
+            self._helper_nodes = 0
+            found = self._deepen(state, moves, 0, passes, limit, max(1, keep), helpers=nodes is None)
+            nodes = int(state.counters[NODES]) + self._helper_nodes
             interrupted = stopped.is_set()
             result = self._result(state, moves, found, passes, racks, keep, line)
         result.nodes, result.interrupted, result.seconds = nodes, interrupted, time.perf_counter() - started
@@ -214,7 +223,7 @@ class EndgameSolver:
         state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
         moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
         with _stop_on_ctrl_c(state) as stopped:
-            found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1)
+            found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1, helpers=True)
         return MoveValue(int(found.values[0]), found.solved, int(state.counters[NODES]), stopped.is_set())
 
     # ----------------------------------------------------------------- the search
@@ -253,7 +262,7 @@ class EndgameSolver:
         return np.vstack([records, _pass_record()[None, :]])
 
     def _deepen(self, state: SearchState, moves: np.ndarray, side: int, passes: int, limit: int,
-                keep: int) -> _Iteration:  # fmt: skip
+                keep: int, helpers: bool = False) -> _Iteration:  # fmt: skip
         """Iterative deepening over the root ``moves`` up to ``limit`` plies (or the deadline):
         the last complete iteration.
 
@@ -273,7 +282,10 @@ class EndgameSolver:
             counters[HORIZON] = 0
             values = np.full(len(moves), -search.INFINITY, dtype=np.int64)
             exact = np.zeros(len(moves), dtype=np.bool_)
-            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+            if helpers and self.threads > 1 and depth > 1:
+                self._iteration(state, moves, order, depth, limit, keep, side, passes, values, exact)
+            else:
+                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
             cut = bool(counters[ABORTED])
             if cut:
                 if done is not None:
@@ -284,6 +296,54 @@ class EndgameSolver:
                 break
             order = np.lexsort((order.argsort(), -values))  # by value, ties in the last order
         return done
+
+    def _iteration(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, limit: int,
+                   keep: int, side: int, passes: int, values: np.ndarray, exact: np.ndarray) -> None:
+        """One iteration on this thread with ``threads - 1`` helpers beside it (Lazy SMP, as
+        Macondo and MAGPIE search endgames on several threads): each helper searches the same
+        first moves one ply deeper and deeper, on its own copy of the position, into the
+        shared transposition table, until this thread's iteration ends; this thread's search
+        then finds their nodes solved in the table.  The answer is this thread's alone, and
+        an exact one is the game's own value whatever the helpers did (their entries are true
+        values or bounds; an entry not solved to the end counts as a depth limit met), so the
+        values, the best moves and the line are the same on any number of threads: only the
+        nodes, the time and the depth at which the answer became exact vary.  The search is
+        compiled without the GIL, so the threads run on separate cores.  Entries written by
+        two threads at once are caught by the table's lockless key check."""
+        helpers = [self._helper_state(state) for _ in range(self.threads - 1)]
+
+
+        def help_search(helper: SearchState, first_depth: int) -> None:
+            for deeper in range(first_depth, limit + 1):
+                helper.counters[HORIZON] = 0
+                search.search_root(self.tables, helper, moves, order, deeper, keep, side, passes,
+                                   np.full(len(moves), -search.INFINITY, dtype=np.int64),
+                                   np.zeros(len(moves), dtype=np.bool_))  # fmt: skip
+                if helper.counters[ABORTED] or helper.counters[HORIZON] == 0:
+                    return
+
+        threads = [threading.Thread(target=help_search, args=(helper, depth + 1 + k), daemon=True)
+                   for k, helper in enumerate(helpers)]  # fmt: skip
+        for thread in threads:
+            thread.start()
+        try:
+            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+        finally:
+            for helper in helpers:
+                helper.limits[1] = -1.0  # stop at the next node
+            for thread in threads:
+                thread.join()
+            self._helper_nodes += sum(int(helper.counters[NODES]) for helper in helpers)
+
+    def _helper_state(self, state: SearchState) -> SearchState:
+        """A helper thread's copy of the search's position, sharing its transposition table."""
+        return state._replace(
+            across_letters=state.across_letters.copy(), across_blanks=state.across_blanks.copy(),
+            down_letters=state.down_letters.copy(), down_blanks=state.down_blanks.copy(), racks=state.racks.copy(),
+            key=state.key.copy(), moves=np.zeros_like(state.moves), generated=np.zeros(1, dtype=np.int64),
+            no_places=np.zeros(64, dtype=np.int64), counters=np.zeros_like(state.counters),
+            history=np.zeros_like(state.history), limits=state.limits.copy(),
+        )  # fmt: skip
 
     def _search_unlimited(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, keep: int,
                           side: int, passes: int, values: np.ndarray, exact: np.ndarray) -> None:  # fmt: skip
@@ -368,6 +428,14 @@ def _stop_on_ctrl_c(state: SearchState) -> Iterator[threading.Event]:
         yield stopped
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def all_cores() -> int:
+    """The cores this process may run on: the default number of search threads."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def _limits(started: float, seconds: float | None, nodes: int | None) -> np.ndarray:
