@@ -198,10 +198,13 @@ def test_self_play_gives_the_recorded_endgames(lexicon):
 @pytest.mark.parametrize("recorded", ENDGAMES, ids=lambda r: r["id"])
 def test_the_endgame_search_gives_the_recorded_answers(lexicon, recorded):
     """Issue 27: every exact value, the best first moves with their values and the principal
-    variation are what the code before it found (timing and node counts aside), solved here
-    with no limit (an exact search within a limit is the same search)."""
+    variation are what the code before it found, solved here with no limit (an exact search
+    within a limit is the same search).  Timing, nodes and the depth at which the answer became
+    exact aside: those depend on the order the search tries moves in, the answer does not."""
     answer = make_golden.solve_endgame(lexicon, recorded["position"], None)
-    check_all([(f"endgame {recorded['id']}", recorded["answer"], answer)], "solve --endgame")
+    expected = {k: v for k, v in recorded["answer"].items() if k != "depth"}
+    del answer["depth"]
+    check_all([(f"endgame {recorded['id']}", expected, answer)], "solve --endgame")
 
 
 def test_simulate_plays_the_recorded_games(lexicon, tmp_path):

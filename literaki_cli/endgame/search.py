@@ -285,15 +285,33 @@ def _entry_check(value, flag, depth, move):
 
 
 @njit(cache=True)
-def _move_key(tables, rec):
-    """The Zobrist key of the tiles ``rec`` lays (the same move anywhere in the tree)."""
+def _move_hash(tables, rec):
+    """The Zobrist key of the tiles ``rec`` lays (the same move anywhere in the tree), as int64:
+    its low bits are the move's history entry (:func:`_history_entry`), its high bits the
+    move's id in the transposition table (:func:`_table_move`)."""
     key = np.uint64(0)
     for k in range(rec[LENGTH]):
         cell = np.int64(rec[CELLS + k])
         if cell & BOARD_FLAG == 0:
             r, c = _cell_square(rec, k)
             key ^= _tile_key(tables, tables.across_map[r, c], cell & CODE_MASK, (cell & BLANK_FLAG) != 0)
-    return np.int64(key & np.uint64(HISTORY_SIZE - 1))
+    return np.int64(key >> np.uint64(1))
+
+
+@njit(cache=True)
+def _history_entry(move_hash):
+    return move_hash & (HISTORY_SIZE - 1)
+
+
+#: The table's move of a node: a placement's id (the high bits of its hash), the pass, or none.
+PASS_MOVE, NO_MOVE = -2, -1
+
+
+@njit(cache=True)
+def _table_move(rec, move_hash):
+    """What the table keeps of a node's best move: the pass, or the placement's id (found again
+    by its tiles in whatever order another line lists the node's moves)."""
+    return PASS_MOVE if rec[LENGTH] == 0 else np.int32((move_hash >> 24) & 0x7FFFFFFF)
 
 
 @njit(cache=True)
@@ -324,7 +342,8 @@ def order_moves(stack, start, n, mine, their_value, remembered, order, slot_valu
     keys = np.empty(n, dtype=np.int64)
     for i in range(n - 1):
         rec = stack[start + i]
-        keys[i] = _order_key(rec, _move_gain(rec, slot_value), history[_move_key(tables, rec)], mine, their_value)
+        seen = history[_history_entry(_move_hash(tables, rec))]
+        keys[i] = _order_key(rec, _move_gain(rec, slot_value), seen, mine, their_value)
     keys[n - 1] = -INFINITY
     if 0 <= remembered < n:
         keys[remembered] = INFINITY << 10
@@ -456,31 +475,142 @@ def _move_bits(rec, offsets):
     return _rack_bits(counts, offsets)
 
 
+class NodeLists(NamedTuple):
+    """Moves with what the search reads of each: the nodes of the current line, one list after
+    another (or the root position's placements of one side)."""
+
+    records: np.ndarray  # int32 [size, RECORD_WIDTH]
+    prints: np.ndarray  # uint64 [size, words]: each move's _footprint
+    tiles: np.ndarray  # int64: each move's tiles (_move_bits)
+    gains: np.ndarray  # int64: each move's _move_gain
+    hashes: np.ndarray  # int64: each move's _move_hash
+    keys: np.ndarray  # int64: each move's _order_key at its node
+    order: np.ndarray  # int64: the order its node tries its moves in (indexes in the node's list)
+
+
+@njit(cache=True)
+def _node_lists(size, words):
+    return NodeLists(np.zeros((size, RECORD_WIDTH), dtype=np.int32), np.zeros((size, words), dtype=np.uint64),
+                     np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+                     np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True)
+def _grown_lists(lists, needed):
+    """``lists`` with room for ``needed`` moves (twice that when it must grow), contents kept."""
+    size = lists.records.shape[0]
+    if needed <= size:
+        return lists
+    bigger = _node_lists(2 * needed, lists.prints.shape[1])
+    bigger.records[:size] = lists.records
+    bigger.prints[:size] = lists.prints
+    bigger.tiles[:size] = lists.tiles
+    bigger.gains[:size] = lists.gains
+    bigger.hashes[:size] = lists.hashes
+    bigger.keys[:size] = lists.keys
+    bigger.order[:size] = lists.order
+    return bigger
+
+
+@njit(cache=True)
+def _describe(tables, letters, lists, at, offsets):
+    """Fill in what the search reads of the move ``lists.records[at]`` on the board ``letters``."""
+    rec = lists.records[at]
+    lists.prints[at] = 0
+    _footprint(letters, rec, lists.prints[at])
+    lists.tiles[at] = _move_bits(rec, offsets)
+    lists.gains[at] = _move_gain(rec, tables.slot_value)
+    lists.hashes[at] = _move_hash(tables, rec)
+
+
 @njit(cache=True)
 def _first_moves(tables, state, side, offsets, words):
-    """Every placement of ``side`` on the board of the search's root, with each one's
-    footprint (:func:`_footprint`) and tiles (:func:`_move_bits`): a later node keeps those
-    its rack allows and no tile laid since has touched, and generates only the rest."""
+    """Every placement of ``side`` on the board of the search's root, described
+    (:func:`_describe`): a later node keeps those its rack allows and no tile laid since has
+    touched, and generates only the rest."""
     records, n = generate(tables, state, side)
-    moves = records[:n].copy()
-    footprints = np.zeros((n, words), dtype=np.uint64)
-    tiles = np.zeros(n, dtype=np.int64)
-    gains = np.zeros(n, dtype=np.int64)
-    hists = np.zeros(n, dtype=np.int64)
+    lists = _node_lists(n, words)
     for i in range(n):
-        _footprint(state.across_letters, moves[i], footprints[i])
-        tiles[i] = _move_bits(moves[i], offsets[side])
-        gains[i] = _move_gain(moves[i], tables.slot_value)
-        hists[i] = _move_key(tables, moves[i])
-    return moves, footprints, tiles, gains, hists
+        lists.records[i] = records[i]
+        _describe(tables, state.across_letters, lists, i, offsets[side])
+    return lists
 
 
 @njit(cache=True)
-def _grown(array, size, kept):
-    """``array`` grown to ``size`` entries, its first ``kept`` kept."""
-    bigger = np.zeros(size, dtype=array.dtype)
-    bigger[:kept] = array[:kept]
-    return bigger
+def _keep_standing(base, base_from, base_count, lists, start, rack, recent):
+    """Copy to ``lists`` from ``start`` the moves ``base[base_from:base_from + base_count]``
+    that the rack (bits of :func:`_rack_bits`) still allows and whose footprints no square of
+    ``recent`` touches: they stand as they were; returns how many."""
+    words = recent.shape[0]
+    n = 0
+    for i in range(base_from, base_from + base_count):
+        if base.tiles[i] & ~rack:
+            continue
+        clear = True
+        for w in range(words):
+            if base.prints[i, w] & recent[w]:
+                clear = False
+                break
+        if clear:
+            at = start + n
+            lists.records[at] = base.records[i]
+            lists.prints[at] = base.prints[i]
+            lists.tiles[at] = base.tiles[i]
+            lists.gains[at] = base.gains[i]
+            lists.hashes[at] = base.hashes[i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _order_from(lists, history, start, first, count, mine, their_value):
+    """The order keys of a node's moves ``first`` to ``count - 1`` (its list from ``start``),
+    each in its own place of the order to begin with (:func:`_pick_next` orders them)."""
+    for i in range(first, count):
+        at = start + i
+        lists.keys[at] = _order_key(lists.records[at], lists.gains[at], history[_history_entry(lists.hashes[at])],
+                                    mine, their_value)  # fmt: skip
+        lists.order[at] = i
+
+
+@njit(cache=True)
+def _add_new_moves(tables, state, side, lists, start, n, placed_squares, since, until, recent, offsets):
+    """Append to a node's list (``n`` moves from ``start``) the moves generated along the lines
+    that the tiles ``placed_squares[since:until]`` changed and that reach one of them, then the
+    pass; returns the lists (grown if need be) and the node's count of moves."""
+    _recent_squares(recent, placed_squares, since, until)
+    records, n_new = state.moves, 0
+    if until > since:
+        across_rows, down_rows = _changed_rows(state, placed_squares[since:until], until - since)
+        records, n_new = generate_along(tables, state, side, across_rows, down_rows)
+    lists = _grown_lists(lists, start + n + n_new + 1)
+    for i in range(n_new):
+        if _touches(state.across_letters, records[i], recent):
+            lists.records[start + n] = records[i]
+            _describe(tables, state.across_letters, lists, start + n, offsets)
+            n += 1
+    lists.records[start + n] = 0  # the pass
+    lists.hashes[start + n] = 0
+    return lists, n + 1
+
+
+@njit(cache=True)
+def _recent_squares(recent, placed_squares, since, until):
+    """The bit set of the squares ``placed_squares[since:until]``."""
+    recent[:] = 0
+    for i in range(since, until):
+        _set_bit(recent, placed_squares[i])
+
+
+@njit(cache=True)
+def _find_move(lists, start, first, count, wanted):
+    """Where the table's move ``wanted`` is among a node's moves ``first`` to ``count - 1``
+    (-1: not there)."""
+    for i in range(first, count):
+        at = start + i
+        if _table_move(lists.records[at], lists.hashes[at]) == wanted:
+            return i
+    return -1
 
 
 @njit(cache=True)
@@ -546,16 +676,23 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     reached before the deadline keep their ``values``.
 
     Below the first moves: negamax with alpha-beta (fail-soft), a null window for every move
-    after a node's first (searched again in full when it beats alpha), and the table."""
+    after a node's first (searched again in full when it beats alpha), and the table.
+
+    A node's moves are those of a *base* list that still stand as they were (the last node of
+    the same side on the line, or the root position's placements) and the ones that reach a
+    tile laid since the base, generated along the lines those tiles changed.  Generating is
+    most of a node's cost and nine nodes in ten are cut by their first move, so a node first
+    tries the best of the moves that stand, and generates the others only if that move does
+    not cut it (or at once when the table's move is not among them).  A node whose first move
+    is still being searched holds only the moves that stand: a later node of the same side
+    then takes it as its base with the node's own base's tiles (the same moves)."""
     counters = state.counters
     n_root = moves.shape[0]
-    stack = np.zeros((max(4 * n_root, PLY_CAPACITY), RECORD_WIDTH), dtype=np.int32)
-    order_stack = np.zeros(stack.shape[0], dtype=np.int64)
-    gain_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's _move_gain
-    hist_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's history entry (_move_key)
-    key_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's _order_key at its node
-    stack[:n_root] = moves
-    order_stack[:n_root] = order
+    rows, cols = state.across_letters.shape
+    words = (rows * cols + 63) // 64
+    lists = _node_lists(max(4 * n_root, PLY_CAPACITY), words)
+    lists.records[:n_root] = moves
+    lists.order[:n_root] = order
     f_side = np.zeros(MAX_PLY + 1, dtype=np.int64)
     f_passes = np.zeros(MAX_PLY + 1, dtype=np.int64)
     f_depth = np.zeros(MAX_PLY + 1, dtype=np.int64)
@@ -577,19 +714,17 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     f_score = np.zeros(MAX_PLY + 1, dtype=np.int64)
     f_played = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # its tiles are on the board
     f_probe = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # it was searched with a null window
+    f_placed = np.zeros(MAX_PLY + 1, dtype=np.int64)  # tiles laid since the root when the node was entered
+    f_since = np.zeros(MAX_PLY + 1, dtype=np.int64)  # tiles laid since the root when its base list was made
+    f_pending = np.zeros(MAX_PLY + 1, dtype=np.bool_)  # its new moves are not generated yet
     top = np.full(keep, -INFINITY, dtype=np.int64)  # the root's best values so far, highest first
-    rows, cols = state.across_letters.shape
-    words = (rows * cols + 63) // 64
     offsets = _rack_fields(state.racks)
-    first_0, footprints_0, tiles_0, gains_0, hists_0 = _first_moves(tables, state, 0, offsets, words)
-    first_1, footprints_1, tiles_1, gains_1, hists_1 = _first_moves(tables, state, 1, offsets, words)
+    first_0 = _first_moves(tables, state, 0, offsets, words)
+    first_1 = _first_moves(tables, state, 1, offsets, words)
     placed = np.zeros(words, dtype=np.uint64)  # the squares laid since the root
     placed_squares = np.zeros(rows * cols, dtype=np.int64)  # the same in the order laid
     n_placed = 0
-    f_placed = np.zeros(MAX_PLY + 1, dtype=np.int64)  # tiles laid since the root when the node was entered
-    recent = np.zeros(words, dtype=np.uint64)  # the squares laid since a node's base list (scratch)
-    print_stack = np.zeros((stack.shape[0], words), dtype=np.uint64)  # each move's _footprint
-    tiles_stack = np.zeros(stack.shape[0], dtype=np.int64)  # each move's tiles (_move_bits)
+    recent = np.zeros(words, dtype=np.uint64)  # the squares laid since a node's base (scratch)
 
     f_side[0] = side
     f_passes[0] = passes
@@ -616,13 +751,13 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                 continue
             key = _node_key(tables, state, s, f_passes[p])
             slot = np.int64(key & np.uint64(state.tt_key.shape[0] - 1))
-            remembered = -1
+            wanted = NO_MOVE
             value = state.tt_value[slot]
             flag = state.tt_flag[slot]
             stored = state.tt_depth[slot]
             move = state.tt_move[slot]
             if state.tt_key[slot] ^ _entry_check(value, flag, stored, move) == key:
-                remembered = move
+                wanted = move
                 if stored >= f_depth[p]:
                     if (flag == EXACT or (flag == LOWER and value >= f_beta[p])
                             or (flag == UPPER and value <= f_alpha[p])):  # fmt: skip
@@ -638,106 +773,80 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             f_mine[p] = rack_tiles(state, s)
             f_my_value[p] = rack_value(tables, state, s)
             f_their_value[p] = rack_value(tables, state, 1 - s)
-            # The node's moves: those of the last node of the same side (or the root's) that
-            # still stand as they were, and the ones generated along the rows the tiles laid
-            # since have changed (see _node_moves).
+            # The moves that stand, from the base list.
             start = f_start[p - 1] + f_count[p - 1]
             f_placed[p] = n_placed
-            since = f_placed[p - 2] if p >= 3 else 0  # the tiles laid since that node
-            records, n_new = first_0, 0
-            if n_placed > since:
-                across_rows, down_rows = _changed_rows(state, placed_squares[since:n_placed], n_placed - since)
-                records, n_new = generate_along(tables, state, s, across_rows, down_rows)
-            base_count = (f_count[p - 2] - 1) if p >= 3 else (first_0.shape[0] if s == 0 else first_1.shape[0])
-            needed = start + base_count + n_new + 1
-            if needed > stack.shape[0]:
-                size = 2 * needed
-                bigger = np.zeros((size, RECORD_WIDTH), dtype=np.int32)
-                bigger[:start] = stack[:start]
-                stack = bigger
-                bigger_prints = np.zeros((size, words), dtype=np.uint64)
-                bigger_prints[:start] = print_stack[:start]
-                print_stack = bigger_prints
-                order_stack = _grown(order_stack, size, start)
-                gain_stack = _grown(gain_stack, size, start)
-                hist_stack = _grown(hist_stack, size, start)
-                key_stack = _grown(key_stack, size, start)
-                tiles_stack = _grown(tiles_stack, size, start)
             if p >= 3:
-                base, prints, tiles, gains, hists = stack, print_stack, tiles_stack, gain_stack, hist_stack
-                base_from = f_start[p - 2]
-            elif s == 0:
-                base, prints, tiles, gains, hists, base_from = first_0, footprints_0, tiles_0, gains_0, hists_0, 0
+                base, base_from, base_count = lists, f_start[p - 2], f_count[p - 2]
+                if f_pending[p - 2]:  # it holds its base's moves that stand, no pass yet
+                    f_since[p] = f_since[p - 2]
+                else:
+                    base_count -= 1  # not its pass
+                    f_since[p] = f_placed[p - 2]
             else:
-                base, prints, tiles, gains, hists, base_from = first_1, footprints_1, tiles_1, gains_1, hists_1, 0
-            recent[:] = 0
-            for i in range(since, n_placed):
-                _set_bit(recent, placed_squares[i])
+                base = first_0 if s == 0 else first_1
+                base_from, base_count = 0, base.records.shape[0]
+                f_since[p] = 0
+            lists = _grown_lists(lists, start + base_count + 1)
+            if p >= 3:
+                base = lists
+            _recent_squares(recent, placed_squares, f_since[p], n_placed)
             rack = _rack_bits(state.racks[s], offsets[s])
-            n = 0
-            for i in range(base_from, base_from + base_count):
-                if tiles[i] & ~rack:
-                    continue
-                clear = True
-                for w in range(words):
-                    if prints[i, w] & recent[w]:
-                        clear = False
-                        break
-                if clear:
-                    stack[start + n] = base[i]
-                    print_stack[start + n] = prints[i]
-                    tiles_stack[start + n] = tiles[i]
-                    gain_stack[start + n] = gains[i]
-                    hist_stack[start + n] = hists[i]
-                    n += 1
-            for i in range(n_new):
-                if _touches(state.across_letters, records[i], recent):
-                    stack[start + n] = records[i]
-                    print_stack[start + n] = 0
-                    _footprint(state.across_letters, records[i], print_stack[start + n])
-                    tiles_stack[start + n] = _move_bits(records[i], offsets[s])
-                    gain_stack[start + n] = _move_gain(records[i], tables.slot_value)
-                    hist_stack[start + n] = _move_key(tables, records[i])
-                    n += 1
-            stack[start + n] = 0  # the pass
+            n = _keep_standing(base, base_from, base_count, lists, start, rack, recent)
+            remembered = -1
+            if wanted >= 0:
+                remembered = _find_move(lists, start, 0, n, wanted)
             f_start[p] = start
-            f_count[p] = n + 1
-            # The order of order_moves, found lazily by _pick_next as the moves are tried.
-            for i in range(n):
-                seen = state.history[hist_stack[start + i]]
-                key_stack[start + i] = _order_key(stack[start + i], gain_stack[start + i], seen, f_mine[p],
-                                                  f_their_value[p])  # fmt: skip
-                order_stack[start + i] = i
-            key_stack[start + n] = -INFINITY
-            order_stack[start + n] = n
-            if 0 <= remembered <= n:
-                key_stack[start + remembered] = INFINITY << 10
+            f_pending[p] = n > 0 and (wanted == NO_MOVE or remembered >= 0)
+            if f_pending[p]:
+                f_count[p] = n
+            else:
+                lists, f_count[p] = _add_new_moves(tables, state, s, lists, start, n, placed_squares, f_since[p],
+                                                   n_placed, recent, offsets[s])  # fmt: skip
+                if wanted == PASS_MOVE:
+                    remembered = f_count[p] - 1
+                elif wanted >= 0 and remembered < 0:
+                    remembered = _find_move(lists, start, n, f_count[p], wanted)
+            _order_from(lists, state.history, start, 0, f_count[p], f_mine[p], f_their_value[p])
+            if not f_pending[p]:
+                lists.keys[start + f_count[p] - 1] = -INFINITY  # the pass, last
+            if remembered >= 0:
+                lists.keys[start + remembered] = INFINITY << 10
             f_next[p] = 0
             f_best[p] = -INFINITY
-            f_best_move[p] = n
+            f_best_move[p] = -1
             f_alpha0[p] = f_alpha[p]
             step = NEXT
             continue
 
         if step == NEXT:  # try the next move of the node at ply p, or finish it
+            if f_pending[p] and f_next[p] > 0:  # its first move did not cut it: the moves reaching new tiles too
+                n = f_count[p]
+                lists, f_count[p] = _add_new_moves(tables, state, f_side[p], lists, f_start[p], n, placed_squares,
+                                                   f_since[p], f_placed[p], recent, offsets[f_side[p]])  # fmt: skip
+                _order_from(lists, state.history, f_start[p], n, f_count[p], f_mine[p], f_their_value[p])
+                lists.keys[f_start[p] + f_count[p] - 1] = -INFINITY
+                f_pending[p] = False
             if f_next[p] == f_count[p]:
                 if p == 0:
                     break
                 flag = UPPER if f_best[p] <= f_alpha0[p] else LOWER if f_best[p] >= f_beta[p] else EXACT
                 slot = f_slot[p]
                 stored = SOLVED if counters[HORIZON] == f_horizon[p] else f_depth[p]
-                state.tt_key[slot] = f_key[p] ^ _entry_check(f_best[p], flag, stored, f_best_move[p])
+                at = f_start[p] + f_best_move[p]
+                best_move = _table_move(lists.records[at], lists.hashes[at])
+                state.tt_key[slot] = f_key[p] ^ _entry_check(f_best[p], flag, stored, best_move)
                 state.tt_value[slot] = f_best[p]
                 state.tt_flag[slot] = flag
                 state.tt_depth[slot] = stored
-                state.tt_move[slot] = f_best_move[p]
+                state.tt_move[slot] = best_move
                 child_value = f_best[p]
                 p -= 1
                 step = RESULT
                 continue
             if p > 0:
-                _pick_next(key_stack, order_stack, f_start[p], f_count[p], f_next[p])
-            j = order_stack[f_start[p] + f_next[p]]
+                _pick_next(lists.keys, lists.order, f_start[p], f_count[p], f_next[p])
+            j = lists.order[f_start[p] + f_next[p]]
             f_next[p] += 1
             f_move[p] = j
             if p == 0:
@@ -745,7 +854,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             # A null window for every move after the first: only whether it beats alpha.
             f_probe[p] = f_next[p] > 1 and f_alpha[p] > -INFINITY and f_beta[p] > f_alpha[p] + 1
             beta = f_alpha[p] + 1 if f_probe[p] else f_beta[p]
-            rec = stack[f_start[p] + j]
+            rec = lists.records[f_start[p] + j]
             f_played[p] = False
             if rec[LENGTH] == 0:
                 f_score[p] = 0
@@ -797,7 +906,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             step = ENTER
             continue
         if f_played[p]:
-            rec = stack[f_start[p] + f_move[p]]
+            rec = lists.records[f_start[p] + f_move[p]]
             take_back(tables, state, f_side[p], rec)
             n_placed = _track(rec, cols, placed, placed_squares, n_placed, -1)
             f_played[p] = False
@@ -819,15 +928,16 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             if value > f_alpha[p]:
                 f_alpha[p] = value
                 if value >= f_beta[p]:
-                    f_next[p] = f_count[p]  # cut: no other move can change the parent's choice
-                    rec = stack[f_start[p] + f_move[p]]
-                    if rec[LENGTH] > 0:
-                        state.history[hist_stack[f_start[p] + f_move[p]]] += f_depth[p] * f_depth[p]
+                    f_pending[p] = False  # cut: no other move can change the parent's choice
+                    f_next[p] = f_count[p]
+                    at = f_start[p] + f_move[p]
+                    if lists.records[at][LENGTH] > 0:
+                        state.history[_history_entry(lists.hashes[at])] += f_depth[p] * f_depth[p]
         step = NEXT
 
     # Out of time: take back every move still on the board.
     while p >= 0:
         if f_played[p]:
-            take_back(tables, state, f_side[p], stack[f_start[p] + f_move[p]])
+            take_back(tables, state, f_side[p], lists.records[f_start[p] + f_move[p]])
             f_played[p] = False
         p -= 1

@@ -40,7 +40,8 @@ What is recorded (golden/), with the shipped leave values and win model:
   seeded battery of :data:`ENDGAME_COUNT` endgames of 3-7 tiles a side from greedy self-play on the
   generated lexicon that the code of commit 1489bc5 solved exactly within
   :data:`ENDGAME_SECONDS` s; the values, best moves and lines, without nodes or times (those
-  change with the search, the answers must not);
+  change with the search, the answers must not; the depth at which an answer became exact is
+  recorded but not compared, for the same reason);
 * ``levels.toml``: the levels of that run; ``manifest.json``: the digests of the word list and of
   the lexicon's graph, the commands, and the counts.
 """
