@@ -412,11 +412,6 @@ def _set_bit(bits, square):
 
 
 @njit(cache=True)
-def _clear_bit(bits, square):
-    bits[square >> 6] &= ~(np.uint64(1) << np.uint64(square & 63))
-
-
-@njit(cache=True)
 def _has_bit(bits, square):
     return (bits[square >> 6] >> np.uint64(square & 63)) & np.uint64(1) != 0
 
@@ -650,20 +645,17 @@ def _changed_rows(state, placed_squares, n_placed):
 
 
 @njit(cache=True)
-def _track(rec, cols, placed, placed_squares, n_placed, sign):
+def _track(rec, cols, placed_squares, n_placed, sign):
     """Add the squares ``rec`` lays to the tiles laid since the root (sign 1) or take them off;
     returns the new count (the squares are a stack: moves are taken back in reverse order)."""
     for k in range(rec[LENGTH]):
         if rec[CELLS + k] & BOARD_FLAG:
             continue
-        r, c = _cell_square(rec, k)
-        square = r * cols + c
         if sign > 0:
-            _set_bit(placed, square)
-            placed_squares[n_placed] = square
+            r, c = _cell_square(rec, k)
+            placed_squares[n_placed] = r * cols + c
             n_placed += 1
         else:
-            _clear_bit(placed, square)
             n_placed -= 1
     return n_placed
 
@@ -721,7 +713,6 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
     offsets = _rack_fields(state.racks)
     first_0 = _first_moves(tables, state, 0, offsets, words)
     first_1 = _first_moves(tables, state, 1, offsets, words)
-    placed = np.zeros(words, dtype=np.uint64)  # the squares laid since the root
     placed_squares = np.zeros(rows * cols, dtype=np.int64)  # the same in the order laid
     n_placed = 0
     recent = np.zeros(words, dtype=np.uint64)  # the squares laid since a node's base (scratch)
@@ -876,7 +867,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
                     step = RESULT
                     continue
                 play(tables, state, f_side[p], rec)
-                n_placed = _track(rec, cols, placed, placed_squares, n_placed, 1)
+                n_placed = _track(rec, cols, placed_squares, n_placed, 1)
                 f_played[p] = True
                 q = p + 1
                 f_passes[q] = 0
@@ -908,7 +899,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
         if f_played[p]:
             rec = lists.records[f_start[p] + f_move[p]]
             take_back(tables, state, f_side[p], rec)
-            n_placed = _track(rec, cols, placed, placed_squares, n_placed, -1)
+            n_placed = _track(rec, cols, placed_squares, n_placed, -1)
             f_played[p] = False
         if p == 0:
             j = f_move[0]
