@@ -135,12 +135,15 @@ class EndgameSolver:
     the solver, so a game's later endgame positions reuse what earlier solves found."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False,
-                 table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True, threads: int = 1) -> None:  # fmt: skip
+                 table_bits: int = DEFAULT_TABLE_BITS, prune: bool = True, threads: int = 1,
+                 playout: bool = False) -> None:  # fmt: skip
         """``prune``: search each endgame with the words it can form only
         (:mod:`literaki_cli.endgame.wordprune`); off, with the whole lexicon (the same values,
         slower: kept to measure it, and to check the pruning against).  ``threads``: search
         threads sharing the table (Lazy SMP: :meth:`_iteration`); a solve with a node budget
-        uses one, so that its move is the same on every machine."""
+        uses one, so that its move is the same on every machine.  ``playout``: value the nodes at
+        the depth limit by a greedy playout to the end of the game (else by the racks' values
+        only); exact answers are the same either way."""
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}")
         self.variant = variant
@@ -163,6 +166,7 @@ class EndgameSolver:
         self.whole_tables = SearchTables(
             self.generator.graph, self.generator.rules, across_map, down_map, keys(rows * cols, 128),
             keys(PLAYERS, 64, 16), keys(PLAYERS), keys(PASSES_TO_END), slot_value.astype(np.int64), PASSES_TO_END,
+            playout,
         )  # fmt: skip
         #: the tables of the endgame being solved: the whole ones with that endgame's lexicon
         self.tables = self.whole_tables
