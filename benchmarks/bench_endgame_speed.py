@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, SJP_ZIP, machine  # noqa: E402
+from common import ROOT, SJP_ZIP, base_worktree, machine  # noqa: E402
 
 #: Runs inside the tree under test (on PYTHONPATH): prints one JSON object.
 PROBE = r"""
@@ -87,10 +87,7 @@ def main() -> None:
         endgames = make_endgames(MoveGenerator(Lexicon.open(lexicon), variant), variant, args.positions, args.seed)
         positions = tmp / "positions.cgp"
         positions.write_text("".join(e.cgp + "\n" for e in endgames), encoding="utf-8")
-        base_tree = tmp / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.base], cwd=ROOT, check=True,
-                       capture_output=True)  # fmt: skip
-        try:
+        with base_worktree(args.base, tmp) as base_tree:
             rates = {"base": [], "current": []}
             answers = {}
             for _ in range(args.rounds):
@@ -98,8 +95,6 @@ def main() -> None:
                     out = run_tree(tree, positions, lexicon, args.nodes)
                     rates[name].append(out["nodes"] / out["seconds"])
                     answers.setdefault(name, out["answers"])
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
     print(f"machine: {machine()}")
     print(f"{len(endgames)} endgames of 7 against 7 tiles, {args.nodes:,} nodes each, {args.rounds} rounds, one core")
     same = answers["base"] == answers["current"]

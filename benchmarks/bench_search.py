@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, machine  # noqa: E402
+from common import ROOT, base_worktree, machine  # noqa: E402
 
 #: Runs inside the tree under test (on PYTHONPATH): prints one JSON object of figures.
 PROBE = r"""
@@ -223,10 +223,7 @@ def main() -> None:
         levels = tmp / "levels.toml"
         endgame_off_levels(levels)
         inputs = {"best": positions, "sim": ROOT / "examples" / "positions", "selfplay": positions}
-        base_tree = tmp / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", str(base_tree), args.base], cwd=ROOT, check=True,
-                       capture_output=True)  # fmt: skip
-        try:
+        with base_worktree(args.base, tmp) as base_tree:
             trees = {f"base ({args.base})": base_tree, "current": ROOT}
             for tree in trees.values():  # each tree compiles its kernels (numba's cache) before any timing
                 probe(tree, "warm-up", positions, args.lexicon, levels)
@@ -242,8 +239,6 @@ def main() -> None:
                             figures.update(probe(tree, task, inputs[task], args.lexicon, levels))
                     results[name].append(figures)
                     print(f"round {round_number + 1}, {name}: {json.dumps(figures)}", flush=True)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT, capture_output=True)
     first = results[next(iter(results))][0]
     print(f"{args.positions} best-move positions: " + ", ".join(f"{first.get(f'positions_{b}_blanks')} with {b} "
           f"blank{'s' if b != 1 else ''}" for b in range(3)) if "best" in tasks else "")  # fmt: skip

@@ -9,6 +9,8 @@ import platform
 import statistics
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +74,16 @@ def require_sjp() -> Path:
     if not SJP_ZIP.is_file():
         sys.exit(f"benchmark needs the SJP dump at {SJP_ZIP} (set LITERAKI_SJP_ZIP)")
     return SJP_ZIP
+
+
+@contextmanager
+def base_worktree(revision: str, folder: Path) -> Iterator[Path]:
+    """``revision`` checked out as a detached git worktree in ``folder / "base"`` (the tree a
+    benchmark compares the working tree with), removed again at the end."""
+    tree = folder / "base"
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True,
+                   capture_output=True)  # fmt: skip
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)

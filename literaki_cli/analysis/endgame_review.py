@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from literaki_cli.engine.variant import Variant
 
 #: ``analyze --endgame-time``: seconds of search per turn unless told otherwise.
-DEFAULT_ENDGAME_SECONDS = 10.0
+DEFAULT_ENDGAME_SECONDS = 5.0
 #: The longest time per turn the option takes (an hour: beyond it a limit is a typo).
 MAX_ENDGAME_SECONDS = 3600.0
 #: The share of the time limit the move played is always given, even when the search of the

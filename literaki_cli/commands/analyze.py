@@ -84,7 +84,7 @@ def analyze_command(
             metavar="SECONDS",
             help="Exact endgame search per bag-empty turn, at most about this long (0: static equity).",
         ),
-    ] = "10",  # analysis.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
+    ] = "5",  # analysis.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
     threads: ThreadsOption = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,

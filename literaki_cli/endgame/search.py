@@ -61,6 +61,12 @@ NODES, HORIZON, ABORTED, CHECKS = 0, 1, 2, 3
 #: Entries of the history table, and its weight in move ordering against score * 64.
 HISTORY_SIZE = 1 << 16
 HISTORY_WEIGHT = 1 << 12
+#: The most plies left below a node that generates lazily (tries the best move that still stands
+#: before generating the moves that reach new tiles).  Near the depth limit generation is most of
+#: the cost and a cut by that move is likely; higher up, a full list orders the moves better.
+#: Measured on the golden battery's 8 endgames of 2-60 s: 78.3 s lazy everywhere, 55.8 s at 2
+#: (4.6 million nodes more searched lazily everywhere, mostly on two endgames).
+LAZY_DEPTH = 2
 #: Nodes between two looks at the clock.
 CLOCK_EVERY = 256
 #: The most plies a search may go down (a game from an empty bag is far shorter: see the solver).
@@ -848,7 +854,7 @@ def search_root(tables, state, moves, order, depth, keep, side, passes, values, 
             if wanted >= 0:
                 remembered = _find_move(lists, start, 0, n, wanted)
             f_start[p] = start
-            f_pending[p] = n > 0 and (wanted == NO_MOVE or remembered >= 0)
+            f_pending[p] = n > 0 and (wanted == NO_MOVE or remembered >= 0) and f_depth[p] <= LAZY_DEPTH
             if f_pending[p]:
                 f_count[p] = n
             else:
