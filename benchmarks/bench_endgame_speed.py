@@ -7,9 +7,11 @@ The positions are bench_endgame.py's: seeded greedy self-play on the real lexico
 move empties the bag with both racks holding 7 tiles.  Each is solved with a fresh table and a
 node budget (``EndgameSolver.solve(nodes=...)``, the principal variation included), in each tree
 in fresh processes by turns (base, current, base, ...), one core.  A node budget makes both trees
-search the same tree node for node when the search is the same, so the script checks that both
-answer the same (value, best move, nodes, depth, line) and prints, per tree, the median over
-rounds of the nodes per second over all positions, and the ratio.
+search the same tree node for node when the search is the same; a search that generates or
+orders otherwise reaches other depths within the budget, so the script prints the answers that
+differ (exact, value, best move, nodes, depth, line) and fails only when two exact answers do.
+It prints, per tree, the median over rounds of the nodes per second over all positions, and the
+ratio.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ for position in positions:
     result = solver.solve(position.board, tuple(position.racks[:2]), nodes=budget)
     seconds += time.perf_counter() - started
     nodes += result.nodes
-    answers.append([result.value, result.best.word, result.nodes, result.depth, [m.word for m in result.pv]])
+    answers.append([result.exact, result.value, result.best.word, result.nodes, result.depth,
+                    [m.word for m in result.pv]])
 print(json.dumps({"nodes": nodes, "seconds": seconds, "answers": answers}))
 """
 
@@ -97,15 +100,21 @@ def main() -> None:
                     answers.setdefault(name, out["answers"])
     print(f"machine: {machine()}")
     print(f"{len(endgames)} endgames of 7 against 7 tiles, {args.nodes:,} nodes each, {args.rounds} rounds, one core")
-    same = answers["base"] == answers["current"]
-    print(f"answers (value, best move, nodes, depth, line): {'the same' if same else 'DIFFERENT'}")
+    pairs = list(zip(answers["base"], answers["current"], strict=True))
+    same = all(a == b for a, b in pairs)
+    print(f"answers (exact, value, best move, nodes, depth, line): {'the same' if same else 'not all the same'}")
     base, current = statistics.median(rates["base"]), statistics.median(rates["current"])
     print(f"nodes/s: {args.base} {base:,.0f}, current {current:,.0f}, x{current / base:.2f}")
-    if not same:
-        for i, (a, b) in enumerate(zip(answers["base"], answers["current"], strict=True)):
-            if a != b:
-                print(f"  position {i}: base {a}, current {b}")
-        sys.exit(1)
+    wrong = False
+    for i, (a, b) in enumerate(pairs):
+        if a != b:
+            # Within a budget a search that orders or generates otherwise reaches other depths:
+            # only two exact answers must agree (value, best move and line).
+            both_exact = a[0] and b[0]
+            wrong = wrong or (both_exact and (a[1], a[2], a[5]) != (b[1], b[2], b[5]))
+            print(f"  position {i}: base {a}, current {b}")
+    if wrong:
+        sys.exit("two exact answers differ")
 
 
 if __name__ == "__main__":
