@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, base_worktree, machine  # noqa: E402
+from common import ROOT, base_worktree, machine, run_probe  # noqa: E402
 
 BATTERY = ROOT / "tests" / "data" / "golden" / "endgames.json"
 
@@ -52,13 +50,7 @@ print(json.dumps({"seconds": seconds, "nodes": result.nodes, "exact": result.exa
 
 
 def solve_in(tree: Path, cgp: str, lexicon: Path, threads: int) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    with tempfile.TemporaryDirectory() as work:
-        done = subprocess.run([sys.executable, "-c", PROBE, cgp, str(lexicon), str(threads)], cwd=work, env=env,
-                              capture_output=True, text=True)  # fmt: skip
-    if done.returncode:
-        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
-    return json.loads(done.stdout.splitlines()[-1])
+    return run_probe(tree, PROBE, cgp, str(lexicon), str(threads))
 
 
 def main() -> None:

@@ -17,15 +17,13 @@ ratio.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, SJP_ZIP, base_worktree, machine  # noqa: E402
+from common import ROOT, SJP_ZIP, base_worktree, machine, run_probe  # noqa: E402
 
 #: Runs inside the tree under test (on PYTHONPATH): prints one JSON object.
 PROBE = r"""
@@ -54,12 +52,7 @@ print(json.dumps({"nodes": nodes, "seconds": seconds, "answers": answers}))
 
 
 def run_tree(tree: Path, positions: Path, lexicon: Path, budget: int) -> dict:
-    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-c", PROBE, str(positions), str(lexicon), str(budget)], cwd=tree, env=env,
-                          capture_output=True, text=True)  # fmt: skip
-    if done.returncode:
-        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
-    return json.loads(done.stdout.splitlines()[-1])
+    return run_probe(tree, PROBE, str(positions), str(lexicon), str(budget))
 
 
 def main() -> None:

@@ -87,3 +87,16 @@ def base_worktree(revision: str, folder: Path) -> Iterator[Path]:
         yield tree
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+
+
+def run_probe(tree: Path, code: str, *args: str) -> dict:
+    """Run ``code`` (Python that prints one JSON object last) with ``tree`` first on the path,
+    from a scratch folder; exit with its last error line when it fails."""
+    import tempfile
+
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    with tempfile.TemporaryDirectory() as work:
+        done = subprocess.run([sys.executable, "-c", code, *args], cwd=work, env=env, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
+    return json.loads(done.stdout.splitlines()[-1])
