@@ -29,7 +29,7 @@ TARGET_SECONDS = 2.0
 _PHASES = """
 import json, sys, time
 started = time.perf_counter()
-from literaki_cli.analysis import review
+from literaki_cli.review import game_review as review
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves

@@ -11,14 +11,15 @@ import re
 import polars as pl
 import pytest
 
-from literaki_cli.analysis.review import analyze_game
 from literaki_cli.analysis.solve import solve
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves
 from literaki_cli.games.game import EXCHANGE, PLACE, Game
 from literaki_cli.games.players import load_levels, make_players
-from literaki_cli.io.gcg import game_to_gcg, parse_gcg
+from literaki_cli.games.record import game_to_gcg
+from literaki_cli.io.gcg import parse_gcg
+from literaki_cli.review.game_review import analyze_game
 from tests.conftest import run_cli
 
 V = load_variant()

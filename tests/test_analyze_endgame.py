@@ -1,5 +1,5 @@
 """``analyze``: the turns played with the bag empty valued by the exact endgame search
-(literaki_cli.analysis.endgame_review): marked "endgame", the best value never below the played
+(literaki_cli.review.endgame_review): marked "endgame", the best value never below the played
 one, no loss for the endgame's own best, the end rules checked by hand on a move that goes out,
 --endgame-time 0 and bad values, Ctrl-C, passes in a row, withdrawn and unlisted moves.
 
@@ -16,14 +16,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from literaki_cli.analysis.endgame_review import DEFAULT_ENDGAME_SECONDS, EndgameReviewer, placement_record
-from literaki_cli.analysis.review import ENDGAME, STATIC, analyze_game
 from literaki_cli.endgame.solver import EndgameSolver
 from literaki_cli.engine.movegen import SCORE, TILES, MoveGenerator, record_tiles
 from literaki_cli.engine.variant import DOWN
 from literaki_cli.equity.equity import Equity
 from literaki_cli.equity.leaves import open_leaves
 from literaki_cli.io.gcg import parse_gcg
+from literaki_cli.review.endgame_review import DEFAULT_ENDGAME_SECONDS, EndgameReviewer, placement_record
+from literaki_cli.review.game_review import ENDGAME, STATIC, analyze_game
 from tests.conftest import ROOT, run_cli
 from tests.test_analyze import V
 

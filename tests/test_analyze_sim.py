@@ -19,7 +19,7 @@ from tests.test_analyze import V, mistrz_game, review_of
 
 @pytest.fixture(scope="module")
 def short_game(flowing_lexicon):
-    from literaki_cli.io.gcg import game_to_gcg
+    from literaki_cli.games.record import game_to_gcg
 
     game = mistrz_game(flowing_lexicon, seed=5).play()
     return game_to_gcg(game)

@@ -11,12 +11,12 @@ import pytest
 from literaki_cli.errors import InputError
 from literaki_cli.games.game import Game
 from literaki_cli.games.players import load_levels, make_players
+from literaki_cli.games.record import game_to_gcg
 from literaki_cli.io.gcg import (
     CHALLENGE_BONUS,
     END_ADJUSTMENT,
     TIME_PENALTY,
     WITHDRAWN,
-    game_to_gcg,
     parse_gcg,
     read_gcg,
 )

@@ -119,7 +119,7 @@ def _board_stats(game, seat: int) -> dict:
 
 
 def _board_gcg(game, lexicon_name: str) -> str:
-    from literaki_cli.io.gcg import game_to_gcg
+    from literaki_cli.games.record import game_to_gcg
 
     return game_to_gcg(game, lexicon_name)
 

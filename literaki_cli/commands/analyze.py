@@ -1,7 +1,7 @@
 """``analyze``: a played game (GCG) reviewed turn by turn: the move played, the best move by
 static equity (by the exact endgame search once the bag is empty), the equity lost; a summary
-per player.  The work is :mod:`literaki_cli.analysis.review` and
-:mod:`literaki_cli.analysis.endgame_review`; this only parses the options and prints."""
+per player.  The work is :mod:`literaki_cli.review.game_review` and
+:mod:`literaki_cli.review.endgame_review`; this only parses the options and prints."""
 
 from __future__ import annotations
 
@@ -84,18 +84,18 @@ def analyze_command(
             metavar="SECONDS",
             help="Exact endgame search per bag-empty turn, at most about this long (0: static equity).",
         ),
-    ] = "5",  # analysis.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
+    ] = "5",  # review.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
     threads: ThreadsOption = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
     """Review a played game: each turn's move against the best by equity, the equity lost."""
-    from literaki_cli.analysis.endgame_review import EndgameReviewer, endgame_seconds
-    from literaki_cli.analysis.review import write_outputs
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import open_leaves
     from literaki_cli.io.gcg import read_gcg
+    from literaki_cli.review.endgame_review import EndgameReviewer, endgame_seconds
+    from literaki_cli.review.game_review import write_outputs
 
     seconds = endgame_seconds(endgame_time)
     if threads is not None and not seconds > 0:
@@ -125,7 +125,7 @@ def analyze_command(
 def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, endgame):
     """The review, with the simulation and the endgame search when asked (a bar per turn on a
     terminal once it takes a while); and what a Ctrl-C stopped."""
-    from literaki_cli.analysis.review import analyze_game
+    from literaki_cli.review.game_review import analyze_game
 
     simulate = None
     if settings is not None:
@@ -163,7 +163,7 @@ def _progress_bar(record, what: str, delay: float):
 def _print_review(review) -> None:
     from rich.table import Table
 
-    from literaki_cli.analysis.review import ENDGAME
+    from literaki_cli.review.game_review import ENDGAME
 
     console = output_console()
     game = review.game

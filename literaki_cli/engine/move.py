@@ -17,6 +17,9 @@ from literaki_cli.engine.position import normalize_rack
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import InputError
 
+#: The kinds of a turn, as game records and reviews name them.
+PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
+
 
 @dataclass(frozen=True)
 class Token:

@@ -19,15 +19,13 @@ import numpy as np
 
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name
-from literaki_cli.engine.move import Tile, rack_needs, take_from_rack
+from literaki_cli.engine.move import EXCHANGE, PASS, PLACE, Tile, rack_needs, take_from_rack
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.scoring import MoveScore, check_words, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import LiterakiError
 from literaki_cli.games.bag import Bag, full_bag
 from literaki_cli.games.common import TableGame
-
-PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
 
 
 class IllegalMove(LiterakiError):

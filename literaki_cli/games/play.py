@@ -552,7 +552,7 @@ class PlaySession:
                 self.say("error", message=str(exc))
 
     def save(self, path: Path | None = None) -> Path:
-        from literaki_cli.io.gcg import game_to_gcg
+        from literaki_cli.games.record import game_to_gcg
 
         game = self.game
         path = path or Path(f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg")

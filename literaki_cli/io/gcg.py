@@ -1,9 +1,9 @@
-"""Game records in GCG (UTF-8), as Quackle, Macondo and Woogles read them: the writer of our
-games (``play`` saves, ``simulate --gcg``) and a reader of ours and of theirs.
+"""Game records in GCG, as Quackle, Macondo, Woogles and kurnik write them: the reader of ours
+and of theirs (the writer of our games is :mod:`literaki_cli.games.record`).
 
 The reader (:func:`read_gcg`, :func:`parse_gcg`) turns every event line into a :class:`GcgTurn`
 and checks its syntax, and nothing else: whether a move fits the board, scores what it claims
-or forms words is the replay's question (:mod:`literaki_cli.analysis.review`).  A line it cannot
+or forms words is the replay's question (:mod:`literaki_cli.review.game_review`).  A line it cannot
 read is an :class:`InputError` naming ``file:line`` and the line (shortened when long).
 
 Hostile files are refused with one such line, never a traceback or a hang: a file that is not a
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from literaki_cli.engine.move import EXCHANGE, PASS, PLACE
 from literaki_cli.errors import InputError
-from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game
 from literaki_cli.inputs import shown
 
 if TYPE_CHECKING:
@@ -57,33 +57,6 @@ TURN_KINDS = (PLACE, EXCHANGE, PASS)
 #: The pragma our own saves carry (play.py writes it; the variant is read from it).
 STATE_PRAGMA = "#literaki-state"
 VARIANT_PRAGMA = "#variant"
-
-
-def game_to_gcg(game: Game, lexicon_name: str = "SJP", title: str = "") -> str:
-    lines = ["#character-encoding UTF-8"]
-    for i, player in enumerate(game.players, 1):
-        lines.append(f"#player{i} {player.name} {getattr(player, 'level', None) and player.level.title or player.name}")
-    lines.append(f"#lexicon {lexicon_name}")
-    if game.variant.name != "literaki":  # a reader needs the board before the first move
-        lines.append(f"{VARIANT_PRAGMA} {game.variant.name}")
-    lines.append(f"#title {title or f'{game.variant.name} game {game.game_id}'}")
-    lines.append(f"#id literaki {game.seed}-{game.game_id}")
-    for t in game.turns:
-        rack = t.rack.upper()
-        if t.kind == PASS:
-            lines.append(f">{t.nick}: {rack} - +0 {t.total}")
-        elif t.kind == EXCHANGE:
-            lines.append(f">{t.nick}: {rack} -{t.exchanged.upper()} +0 {t.total}")
-        else:
-            lines.append(f">{t.nick}: {rack} {t.play} +{t.score} {t.total}")
-    cumulative = {p: t.total for t in game.turns for p in [t.player]}
-    for adj in game.adjustments:
-        cumulative[adj.player] = cumulative.get(adj.player, 0) + adj.points
-        if adj.points >= 0 and game.ended_by == "out":
-            lines.append(f">{adj.nick}: ({adj.rack.upper()}) +{adj.points} {cumulative[adj.player]}")
-        else:
-            lines.append(f">{adj.nick}: {adj.rack.upper()} ({adj.rack.upper()}) {adj.points} {cumulative[adj.player]}")
-    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- reading
@@ -499,7 +472,6 @@ class _LineReader:
 
 
 __all__ = [
-    "game_to_gcg",
     "read_gcg",
     "parse_gcg",
     "GcgGame",

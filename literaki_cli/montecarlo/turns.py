@@ -1,6 +1,6 @@
 """``analyze --sim N``: each turn of a played game simulated, the move played among the candidates.
 
-A :class:`TurnSimulator` is the hook :func:`literaki_cli.analysis.review.analyze_game`
+A :class:`TurnSimulator` is the hook :func:`literaki_cli.review.game_review.analyze_game`
 calls on every analysable turn: it simulates the turn's best static candidates and the move
 actually played (a pass or an exchange too) into the same futures, so the best move by
 simulation and the equity the played move lost by simulation come from one comparison."""
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from literaki_cli.analysis.review import MoveSummary, TurnPosition, TurnReview
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.equity.equity import Equity
 from literaki_cli.montecarlo.settings import SimSettings
@@ -23,6 +22,7 @@ from literaki_cli.montecarlo.simulation import (
     simulate_candidates,
     static_candidates,
 )
+from literaki_cli.review.game_review import MoveSummary, TurnPosition, TurnReview
 
 
 def played_candidate(played: MoveSummary, rack: str) -> Candidate:

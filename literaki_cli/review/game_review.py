@@ -21,7 +21,7 @@ analysable turn with its :class:`TurnPosition` (the position before the move, th
 and the turn's review; what it returns is the turn's ``best_sim``.
 
 The exact endgame search plugs in the same way: ``endgame`` (an
-:class:`~literaki_cli.analysis.endgame_review.EndgameReviewer`) is called on every analysable
+:class:`~literaki_cli.review.endgame_review.EndgameReviewer`) is called on every analysable
 turn played with the bag empty; when it values the turn (``method`` "endgame"), the best move and
 both values are the endgame's (the spread change to the end of the game) and the turn is not
 simulated.
@@ -40,7 +40,6 @@ from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
 if TYPE_CHECKING:
-    from literaki_cli.analysis.endgame_review import EndgameReviewer
     from literaki_cli.analysis.solve import FoundMove
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.position import Position
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
     from literaki_cli.engine.variant import Variant
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import RackLeaves
+    from literaki_cli.review.endgame_review import EndgameReviewer
 
 #: Equity differences below this are rounding, not a worse move.
 EQUITY_NOISE = 1e-6

@@ -6,7 +6,7 @@ board nor on the mover's rack), so the rest of the game is a game of perfect inf
 :class:`~literaki_cli.endgame.solver.EndgameSolver` gives each move its value: the spread change
 from that turn to the end of the game, end rules included, with both players playing their best
 after it.  :class:`EndgameReviewer` is the ``endgame`` hook of
-:func:`literaki_cli.analysis.review.analyze_game`: on such a turn the best move becomes the
+:func:`literaki_cli.review.game_review.analyze_game`: on such a turn the best move becomes the
 search's best, both equities become values (points of spread), and the equity lost is
 best - played, exact when the search finished within the time limit.
 
@@ -26,18 +26,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from literaki_cli.analysis.review import ENDGAME, EQUITY_NOISE, STATIC, MoveSummary, equity_lost
 from literaki_cli.engine.move import rack_needs, take_from_rack
 from literaki_cli.errors import InputError
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
+from literaki_cli.review.game_review import ENDGAME, EQUITY_NOISE, STATIC, MoveSummary, equity_lost
 
 if TYPE_CHECKING:
-    from literaki_cli.analysis.review import TurnPosition, TurnReview
     from literaki_cli.endgame.solver import EndgameMove, EndgameSolver
     from literaki_cli.engine.board import Board
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.move import Tile
     from literaki_cli.engine.variant import Variant
+    from literaki_cli.review.game_review import TurnPosition, TurnReview
 
 #: ``analyze --endgame-time``: seconds of search per turn unless told otherwise.
 DEFAULT_ENDGAME_SECONDS = 5.0
