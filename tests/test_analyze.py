@@ -256,13 +256,15 @@ def test_a_missing_file_and_a_bad_variant_exit_2(flowing_lexicon, tmp_path, caps
 
 
 def test_json_schema(played, flowing_lexicon, tmp_path, capsys):
-    _, text = played
+    game, text = played
     path = tmp_path / "g.gcg"
     path.write_text(text, encoding="utf-8")
     code, out, _ = run_cli(capsys, "analyze", str(path), "--lexicon", str(flowing_lexicon.path), "--json", "--top", "2")
     assert code == 0
     report = json.loads(out)
-    assert set(report) == {"turns", "players"}
+    assert set(report) == {"turns", "players", "end", "encoding"}
+    assert report["end"]["convention"] == ("polish" if game.ended_by == "out" else None)  # passes: either way
+    assert report["encoding"] == "utf-8"
     kinds = set()
     for number, turn in enumerate(report["turns"], 1):
         assert {"turn", "player", "rack", "played", "best", "equity_loss"} <= set(turn) and turn["turn"] == number

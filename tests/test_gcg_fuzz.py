@@ -96,8 +96,8 @@ def test_a_named_encoding_is_read_and_a_wrong_one_refused(tmp_path, capsys, lex)
     code, out, err = analyze(capsys, lex, path)
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith(f"literaki: error: {path}:") and "not utf-16 text" in err, err
-    path.write_bytes(PLAYERS.encode() + b">a: \xff\xfe 8H KOT +6 6\n")
-    assert_refused(analyze(capsys, lex, path), path, 3, "not utf-8 text")
+    path.write_bytes(PLAYERS.encode() + b">a: \xff\xfe 8H KOT +6 6\n")  # no encoding named: read as Windows-1250
+    assert_refused(analyze(capsys, lex, path), path, 3, "is not a Polish letter")
 
 
 # --------------------------------------------------------------------------- numbers

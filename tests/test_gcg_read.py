@@ -122,8 +122,12 @@ def test_encodings(tmp_path):
     path = tmp_path / "latin2.gcg"
     path.write_bytes("#character-encoding ISO-8859-2\n>ala: ŻÓŁWIA? 8D ŻÓŁw +40 40\n".encode("iso-8859-2"))
     assert read_gcg(path).turns[0].rack == "żółwia?"
-    path.write_bytes(">ala: ŻÓŁWIA? 8D ŻÓŁw +40 40\n".encode("iso-8859-2"))
-    with pytest.raises(InputError, match=r"latin2\.gcg:1: not utf-8 text \(name the file's encoding"):
+    for encoding in ("iso-8859-2", "cp1250"):  # no line naming it: told apart by the bytes of Ą, Ś and Ź
+        path.write_bytes(">ala: ŚĄŹAIA? 8D ŚĄŹ +40 40\n".encode(encoding))
+        game = read_gcg(path)
+        assert (game.turns[0].rack, game.turns[0].word, game.encoding) == ("śąźaia?", "ŚĄŹ", encoding)
+    path.write_bytes("#character-encoding UTF-8\n>ala: ŻÓŁWIA? 8D ŻÓŁw +40 40\n".encode("cp1250"))
+    with pytest.raises(InputError, match=r"latin2\.gcg:2: not UTF-8 text \(as the first line says\)"):
         read_gcg(path)
     path.write_bytes(b"#character-encoding KLINGON\n>a: AB 8H AB +4 4\n")
     with pytest.raises(InputError, match="unknown character encoding 'KLINGON'"):

@@ -81,9 +81,22 @@ def difference(expected: Any, actual: Any, path: str = "") -> str | None:
     return None if expected == actual else f"{where}: expected {expected!r}, got {actual!r}"
 
 
+#: Keys answers gained after the golden files were recorded (issue 28: the unseen tiles and the
+#: bag beside every solve answer, tested in test_game_records.py): ignored in an answer only
+#: where the recorded answer lacks them, so a recorded "bag" is still compared.
+LATER_KEYS = frozenset({"unseen", "bag"})
+
+
+def without_later_keys(expected: Any, actual: Any) -> Any:
+    """``actual`` without the :data:`LATER_KEYS` at its top level that ``expected`` lacks."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {k: v for k, v in actual.items() if k in expected or k not in LATER_KEYS}
+    return actual
+
+
 def check_all(pairs: list[tuple[str, Any, Any]], what: str) -> None:
     """Fails listing the first differences of (name, expected, actual) triples."""
-    problems = [f"{name}: {found}" for name, e, a in pairs if (found := difference(e, a))]
+    problems = [f"{name}: {found}" for name, e, a in pairs if (found := difference(e, without_later_keys(e, a)))]
     if problems:
         shown = "\n  ".join(problems[:SHOWN])
         more = f"\n  ... and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""

@@ -37,8 +37,8 @@ CHUNK = 8
 OK, NEGATIVE, FAILED, INTERNAL = "ok", "negative", "failed", "internal"
 
 #: The keys a JSON input line may hold.
-SOLVE_KEYS = ("id", "position", "rack", "top", "all", "by")
-SCORE_KEYS = ("id", "position", "move", "rack")
+SOLVE_KEYS = ("id", "position", "turn", "rack", "top", "all", "by")
+SCORE_KEYS = ("id", "position", "turn", "move", "rack")
 
 
 @dataclass(frozen=True)
@@ -174,15 +174,26 @@ class PositionReader:
     fmt: str | None = None
     lenient: bool = False
 
-    def read(self, text: str, fmt: str | None = None):
-        """The position in ``text`` (in ``fmt``, else the forced format, else detected) and
-        the warnings of its checks."""
+    def read(self, text: str, fmt: str | None = None, turn: int | str | None = None):
+        """The position in ``text`` (in ``fmt``, else the forced format, else detected) with
+        the warnings of its checks, as an :class:`~literaki_cli.analysis.positionquery.OpenedPosition`;
+        a game record (GCG text) gives the position before turn ``turn`` (a line's ``"turn"``:
+        required with one, refused without)."""
+        from literaki_cli.analysis.positionquery import OpenedPosition, looks_like_game_record, read_game_position
         from literaki_cli.engine.position import validate
         from literaki_cli.io.positionio import read_position
 
         source = "position"  # the error object names the line
-        position = read_position(text, source, self.variant, fmt or self.fmt)
-        return position, validate(position, lenient=self.lenient, source=source)
+        fmt = fmt or self.fmt
+        game = None
+        if fmt == "gcg" or (fmt is None and looks_like_game_record(text)):
+            game = read_game_position(text, source, self.variant, turn, need_turn="a \"turn\" key,")
+            position = game.position
+        elif turn is not None:
+            raise InputError('"turn": only with a game record (GCG text) as the "position"')
+        else:
+            position = read_position(text, source, self.variant, fmt)
+        return OpenedPosition(position, validate(position, lenient=self.lenient, source=source), game)
 
 
 #: How an answer is written: as :func:`dumps_json` writes it (strict JSON, the letters as they
@@ -247,7 +258,13 @@ class SolveLines(LineAnswerer):
     reader: PositionReader
 
     def answer(self, number: int, text: str, asked: dict) -> LineAnswer:
-        from literaki_cli.analysis.positionquery import checked_rack, solve_record, solving_rack
+        from literaki_cli.analysis.positionquery import (
+            checked_rack,
+            parse_turn,
+            seen_record,
+            solve_record,
+            solving_rack,
+        )
 
         request, rack, fmt = self.request, None, "cgp"  # a plain line is CGP
         if text.startswith("{"):
@@ -256,12 +273,16 @@ class SolveLines(LineAnswerer):
             rack = _text_field(obj, "rack")
             request = _solve_overrides(obj, request)
             fmt = None
-        position, warnings = self.reader.read(text, fmt)
+            turn = parse_turn(obj.get("turn"), '"turn"')
+        else:
+            turn = None
+        opened = self.reader.read(text, fmt, turn)
+        position = opened.position
         given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
         the_rack = solving_rack(position, given, how='give "rack" in a JSON line')
         result = self.solver.solve(position, the_rack, request)
-        return LineAnswer(_record_line(number, asked["id"], solve_record(result, the_rack), warnings + rack_warnings),
-                          OK, number)  # fmt: skip
+        record = solve_record(result, the_rack) | seen_record(opened, the_rack)
+        return LineAnswer(_record_line(number, asked["id"], record, opened.warnings + rack_warnings), OK, number)
 
 
 def _solve_overrides(obj: dict[str, Any], request):
@@ -299,7 +320,7 @@ class ScoreLines(LineAnswerer):
     reader: PositionReader
 
     def answer(self, number: int, text: str, asked: dict) -> LineAnswer:
-        from literaki_cli.analysis.positionquery import checked_rack, score_move
+        from literaki_cli.analysis.positionquery import checked_rack, parse_turn, score_move
 
         if not text.startswith("{"):
             raise InputError('a score line is a JSON object {"id", "position", "move", "rack"}')
@@ -307,10 +328,10 @@ class ScoreLines(LineAnswerer):
         position_text = _position_text(obj)
         move = _text_field(obj, "move", required=True)
         rack = _text_field(obj, "rack")
-        position, warnings = self.reader.read(position_text)
-        the_rack, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
-        scored = score_move(position, move, the_rack, self.open_lexicon, self.reader.lenient)
-        return LineAnswer(_record_line(number, asked["id"], scored.as_dict(), warnings + rack_warnings),
+        opened = self.reader.read(position_text, turn=parse_turn(obj.get("turn"), '"turn"'))
+        the_rack, rack_warnings = checked_rack(opened.position, rack, self.reader.lenient, name="rack")
+        scored = score_move(opened.position, move, the_rack, self.open_lexicon, self.reader.lenient)
+        return LineAnswer(_record_line(number, asked["id"], scored.as_dict(), opened.warnings + rack_warnings),
                           OK if scored.valid else NEGATIVE, number)  # fmt: skip
 
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from literaki_cli.engine.position import Position
     from literaki_cli.engine.scoring import MoveScore
     from literaki_cli.engine.variant import Variant
+    from literaki_cli.games.replay import GamePosition
 
 
 def open_position(
@@ -34,15 +35,97 @@ def open_position(
 
     A variant is forced only when ``variant`` or ``rules`` is given; otherwise the position's
     own (CGP/JSON) or the one its width implies.  An impossible position raises InputError;
-    with ``lenient`` the tile-count problems are warnings instead.
+    with ``lenient`` the tile-count problems are warnings instead.  A game record is refused:
+    :func:`open_game_position` takes one.
     """
+    opened = open_game_position(source, variant, rules, fmt, lenient)
+    return opened.position, opened.warnings
+
+
+#: How ``--turn`` and a batch line's ``"turn"`` are explained in messages.
+TURN_HELP = "a turn number (1 for the first) or last"
+
+
+@dataclass
+class OpenedPosition:
+    """A position as a command opened it: the warnings of its checks and, when it came from
+    a game record, where in the game it stands (:class:`~literaki_cli.games.replay.GamePosition`)."""
+
+    position: Position
+    warnings: list[str]
+    game: GamePosition | None = None
+
+
+def parse_turn(value: object, name: str = "--turn") -> int | str | None:
+    """A turn as a user gives it: a whole number from 1, or ``last`` (None stays None)."""
+    from literaki_cli.games.replay import LAST
+
+    if value is None or value == LAST or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and int(value) >= 1:
+        return int(value)
+    from literaki_cli.inputs import shown
+
+    shown_value = shown(value) if isinstance(value, str) else repr(value)
+    raise InputError(f"{name} {shown_value}: give {TURN_HELP}")
+
+
+def looks_like_game_record(text: str) -> bool:
+    """A GCG file starts with a pragma (``#character-encoding``, ``#player1``) or an event
+    (``>nick:``); no board text, CGP or JSON position starts so."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    return stripped[:1] in ("#", ">")
+
+
+def open_game_position(source: str, variant: str | None = None, rules: Path | None = None, fmt: str | None = None,
+                       lenient: bool = False, turn: int | str | None = None,
+                       default_turn: int | str | None = None, need_turn: str = "") -> OpenedPosition:  # fmt: skip
+    """The position at ``source`` as :func:`open_position` reads it, or, from a game record
+    (GCG: detected, or ``fmt`` "gcg"), the position just before turn ``turn`` (else
+    ``default_turn``; with neither, InputError saying to add ``--turn``, ``need_turn`` naming the
+    command).  ``turn`` with a position that is no game record is an InputError."""
     from literaki_cli.engine.position import validate
     from literaki_cli.engine.variant import load_variant
-    from literaki_cli.io.positionio import load_position
+    from literaki_cli.io.gcg import MAX_GCG_BYTES
+    from literaki_cli.io.positionio import MAX_POSITION_BYTES, load_position_bytes, read_position
 
     chosen = load_variant(variant or "literaki", rules) if (variant or rules) else None
-    position = load_position(source, chosen, fmt)
-    return position, validate(position, lenient=lenient, source=source)
+    loaded = load_position_bytes(source, MAX_GCG_BYTES)
+    game = None
+    if loaded is None:  # a CGP string
+        position = read_position(source, "CGP argument", chosen, fmt or "cgp")
+    else:
+        data, name = loaded
+        if fmt == "gcg" or (fmt is None and looks_like_game_record(data[:4096].decode("utf-8", "replace"))):
+            game = read_game_position(data, name, chosen, turn if turn is not None else default_turn, need_turn)
+            position = game.position
+        elif len(data) > MAX_POSITION_BYTES:
+            raise InputError(f"{name}: more than {MAX_POSITION_BYTES:,} bytes: not a position")
+        else:
+            from literaki_cli.engine.textdecode import decode_text
+
+            position = read_position(decode_text(data, name), name, chosen, fmt)
+    if game is None and turn is not None:
+        raise InputError(f"--turn {turn}: only for a game record (GCG); {source} is a position")
+    return OpenedPosition(position, validate(position, lenient=lenient, source=source), game)
+
+
+def read_game_position(data: bytes | str, source: str, variant: Variant | None, turn: int | str | None,
+                       need_turn: str = "") -> GamePosition:  # fmt: skip
+    """The position before turn ``turn`` of the GCG record ``data`` (bytes as a file holds
+    them, or text); InputError when no turn is given (``need_turn``: the command, for the
+    message) or the record does not have it."""
+    from literaki_cli.games.replay import game_position
+    from literaki_cli.io.gcg import decode_gcg, parse_gcg
+
+    text = decode_gcg(data, source)[0] if isinstance(data, bytes) else data
+    record = parse_gcg(text, source, variant)
+    if turn is None:
+        turns = sum(1 for event in record.turns if event.is_turn)
+        command = f"{need_turn} " if need_turn else ""
+        raise InputError(f"{source} is a game record: give {command}--turn N for the position before turn N (1 to "
+                         f"{turns}), or --turn last for the position after the last turn")  # fmt: skip
+    return game_position(record, turn)
 
 
 def mover_rack(position: Position, rack: str | None) -> str | None:
@@ -124,6 +207,62 @@ def endgame_start(position: Position, rack: str) -> tuple[tuple[str, str], int]:
         raise InputError(f"the game is over: {position.zero_turns} zero-scoring turns in a row (passes), "
                          f"{PASSES_TO_END} end it")  # fmt: skip
     return (rack, opponent), position.zero_turns
+
+
+@dataclass(frozen=True)
+class UnseenTiles:
+    """The tiles the player to move cannot see: the full set minus the board and their own
+    rack (the bag and the opponents' racks together), and how many of them are in the bag."""
+
+    counts: dict[str, int]  # letter (upper case, '?' for a blank) -> count, in alphabet order
+    bag: int
+    by_colour: list[tuple[str, dict[str, int]]]  # (colour, its letters), the cheapest colour first, blanks last
+
+    @property
+    def count(self) -> int:
+        return sum(self.counts.values())
+
+    def as_dict(self) -> dict:
+        """The ``unseen`` and ``bag`` keys of ``solve --json`` and ``show --json``."""
+        return {"unseen": dict(self.counts), "bag": self.bag}
+
+    def text(self) -> str:
+        """``unseen 23 (bag 16): yellow A2 E I O; green ...; blank ?``."""
+        groups = [f"{colour} {' '.join(t + (str(n) if n > 1 else '') for t, n in tiles.items())}"
+                  for colour, tiles in self.by_colour]  # fmt: skip
+        return f"unseen {self.count} (bag {self.bag}): " + ("; ".join(groups) or "none")
+
+
+def unseen_tiles_of(position: Position, rack: str | None) -> UnseenTiles:
+    """What the player to move with ``rack`` (None: unknown) cannot see on ``position``; the
+    bag counts a full rack for every player whose rack is not known."""
+    from literaki_cli.engine.position import BLANK, board_tiles
+    from literaki_cli.games.bag import unseen_tiles
+
+    variant = position.variant
+    tiles = unseen_tiles(variant, position.board, [rack or ""])
+    counts: dict[str, int] = {}
+    for tile in tiles:
+        counts[tile.upper()] = counts.get(tile.upper(), 0) + 1
+    colours: dict[str, dict[str, int]] = {}
+    for tile, n in counts.items():
+        colour = "blank" if tile == BLANK else variant.tiles[tile.lower()].colour
+        colours.setdefault(colour, {})[tile] = n
+    order = sorted(colours, key=lambda c: (c == "blank", variant.colours.get(c, 0), c))
+    held = [len(rack) if rack else variant.rack_size]
+    held += [len(r) if r else variant.rack_size for r in position.racks[1:]]
+    held += [variant.rack_size] * (position.players - len(held))
+    bag = max(0, variant.tile_count - sum(board_tiles(position.board).values()) - sum(held))
+    return UnseenTiles(counts, bag, [(c, colours[c]) for c in order])
+
+
+def seen_record(opened: OpenedPosition, rack: str) -> dict:
+    """What ``solve --json`` (and its batch lines) adds to its answer: the tiles the player to
+    move with ``rack`` cannot see, the bag, and where in a game record the position stands."""
+    record = unseen_tiles_of(opened.position, rack).as_dict()
+    if opened.game is not None:
+        record["game"] = opened.game.as_dict()
+    return record
 
 
 def solve_filters(

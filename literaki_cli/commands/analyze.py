@@ -44,6 +44,10 @@ Examples:
   literaki analyze game.gcg --sim 200          each turn simulated too (200 iterations)
   literaki analyze game.gcg --endgame-time 30  up to 30 s of exact endgame search per turn
   literaki analyze game.gcg --endgame-time 0   static equity for the endgame turns too
+  literaki analyze club/ --workers 2           every *.gcg of a folder, two at a time, and a
+                                               summary per player over them all
+  literaki analyze 'season/*.gcg' --out rep/   games, turns, players (Parquet, CSV),
+                                               report.md and a chart
 
 Reads our saves (play), simulate --gcg games and other programs' GCG files.  Each turn whose
 rack the file records is valued by equity = score + the value of the tiles kept (for the bag at
@@ -56,12 +60,16 @@ the bag empty in a two-player game are valued by the exact endgame search instea
 within --endgame-time.  See docs/analyze.md.
 """
 
-GameArgument = Annotated[Path, typer.Argument(help="The game record (GCG).", show_default=False)]
+GameArgument = Annotated[
+    list[str],
+    typer.Argument(help="The game record (GCG); several, a folder (its *.gcg) or a quoted pattern ('club/*.gcg') "
+                   "for a summary over many games.", show_default=False, metavar="GAME..."),
+]
 
 
 @app.command("analyze", epilog=ANALYZE_EPILOG)
 def analyze_command(
-    game: GameArgument,
+    games: GameArgument,
     json_out: JsonOption = False,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write turns.parquet, turns.csv and analysis.png to this folder.")
@@ -86,10 +94,23 @@ def analyze_command(
         ),
     ] = "5",  # review.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
     threads: ThreadsOption = None,
+    grades: Annotated[
+        str,
+        typer.Option("--grades", metavar="SMALL,LARGE", help="Many games: a mistake losing less equity than SMALL is "
+                     "small, less than LARGE medium, else large."),
+    ] = "5,15",  # review.many.DEFAULT_GRADES
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
-    """Review a played game: each turn's move against the best by equity, the equity lost."""
+    """Review a played game: each turn's move against the best by equity, the equity lost;
+    several games: each reviewed, and a summary per player over them all."""
+    from literaki_cli.review.many import is_many
+
+    if is_many(games):
+        _analyze_many(games, json_out, out, variant, top, sim, candidates, plies, seed, workers, endgame_time,
+                      threads, grades, leaves, lexicon)  # fmt: skip
+        return
+    game = Path(games[0])
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import open_leaves
@@ -120,6 +141,137 @@ def analyze_command(
     if stopped:
         typer.echo(f"interrupted: {' and '.join(stopped)} (the static review is whole)", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _grades(text: str) -> tuple[float, float]:
+    from literaki_cli.inputs import shown
+    from literaki_cli.review.many import check_grades
+
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        small, large = (float(part) for part in parts)
+    except ValueError:
+        raise InputError(f"--grades {shown(text)}: two numbers, SMALL,LARGE (such as 5,15)") from None
+    return check_grades((small, large))
+
+
+def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, variant: str | None, top: int,
+                  sim: int | None, candidates: int, plies: int, seed: int, workers: int | None, endgame_time: str,
+                  threads: int | None, grades_text: str, leaves: Path | None,
+                  lexicon: Path | None) -> None:  # fmt: skip
+    """``analyze`` over many games: each reviewed (``--workers`` at a time), then the summary."""
+    from literaki_cli.commands.common import EXIT_BATCH_FAILED
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.equity.leaves import open_leaves
+    from literaki_cli.review.endgame_review import endgame_seconds
+    from literaki_cli.review.many import ReviewSettings, game_files
+
+    grades = _grades(grades_text)
+    seconds = endgame_seconds(endgame_time)
+    if threads is not None and not seconds > 0:
+        raise InputError("--threads: only with an endgame search (--endgame-time above 0)")
+    refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed)
+    if variant is not None:
+        load_variant(variant)  # an unknown name is one error before any game
+    files = game_files(arguments)
+    open_leaves(leaves)  # checked before the lexicon is looked for
+    Lexicon.open(lexicon)  # a missing lexicon is one error, not one per game
+    processes = workers or 1
+    settings = None
+    if sim is not None:
+        settings = SimSettings(sim, candidates, plies, seed, 1)  # the games share the cores, not each turn
+        settings.check()
+    review = ReviewSettings(str(lexicon) if lexicon else None, str(leaves) if leaves else None, variant, top,
+                            settings, seconds, threads or (1 if processes > 1 else None))  # fmt: skip
+    outcomes, interrupted = _review_many(files, review, processes)
+    _report_many(outcomes, grades, json_out, out)
+    failed = sum(1 for o in outcomes if o.error is not None)
+    if interrupted:
+        typer.echo(f"interrupted: {len(outcomes)} of {len(files)} games reviewed (their summary is above)", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if failed:
+        first = next(o for o in outcomes if o.error is not None)
+        typer.echo(f"literaki: {failed} of {len(files)} games could not be reviewed (the first: {first.error})",
+                   err=True)  # fmt: skip
+        raise typer.Exit(EXIT_BATCH_FAILED)
+
+
+def _review_many(files: list[str], settings, workers: int):
+    """The outcomes of the games reviewed, in order, with a bar over the games on a terminal;
+    and whether Ctrl-C stopped the review (the games finished are kept)."""
+    from literaki_cli.review.many import review_games
+
+    outcomes = []
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(files), unit="game", desc="reviewing", leave=False)
+    reviewing = review_games(files, settings, workers)
+    try:
+        for outcome in reviewing:
+            outcomes.append(outcome)
+            if bar is not None:
+                bar.update(1)
+            if outcome.interrupted:  # Ctrl-C reached a simulation or an endgame search: the run stops too
+                reviewing.close()
+                return outcomes, True
+    except KeyboardInterrupt:
+        reviewing.close()
+        return outcomes, True
+    finally:
+        if bar is not None:
+            bar.close()
+    return outcomes, False
+
+
+def _report_many(outcomes, grades: tuple[float, float], json_out: bool, out: Path | None) -> None:
+    from literaki_cli.review.many import game_row, season, write_season
+
+    players = season(outcomes, grades)
+    written = write_season(outcomes, players, out, grades) if out is not None else []
+    if json_out:
+        record = {"games": [game_row(o) | {"review": o.review} for o in outcomes],
+                  "players": [p.as_dict() for p in players], "grades": list(grades)}  # fmt: skip
+        typer.echo(json.dumps(record, ensure_ascii=False, allow_nan=False))
+        return
+    from rich.table import Table
+
+    console = output_console()
+    games = Table(title=f"{sum(1 for o in outcomes if o.review)} games reviewed")
+    for name, justify in (("#", "right"), ("file", "left"), ("players", "left"), ("scores", "right"),
+                          ("turns", "right"), ("analysed", "right"), ("", "left")):  # fmt: skip
+        games.add_column(name, justify=justify)
+    for outcome in outcomes:
+        row = game_row(outcome)
+        games.add_row(str(row["game"]), row["file"], row["players"] or "-", row["scores"] or "-", str(row["turns"]),
+                      str(row["turns_analysed"]), row["error"] or outcome.interrupted or "")  # fmt: skip
+    console.print(games)
+    summary = Table(title=f"per player (mistakes: small below {grades[0]:g}, medium below {grades[1]:g}, large "
+                          "from there, in equity lost)")  # fmt: skip
+    for name in ("player", "games", "analysed", "equity lost per turn", "95 % interval", "small", "medium", "large",
+                 "bingos", "missed", "withdrawn"):  # fmt: skip
+        summary.add_column(name, justify="left" if name == "player" else "right")
+    for player in players:
+        r = player.as_dict()
+        summary.add_row(player.player, str(player.games), str(player.analysed), number_text(r["mean_equity_lost"]),
+                        f"{number_text(r['mean_equity_lost_low'])} to {number_text(r['mean_equity_lost_high'])}",
+                        *(str(player.mistakes[g]) for g in ("small", "medium", "large")), str(player.bingos),
+                        str(player.bingos_missed), str(player.withdrawn))  # fmt: skip
+    console.print(summary)
+    for player in players:
+        if player.best:
+            console.print(f"{player.player}'s best move: {player.best['played']} ({player.best['score']} points), "
+                          f"{player.best['file']} turn {player.best['turn']}", markup=False)  # fmt: skip
+        if player.worst:
+            console.print(f"{player.player}'s worst turn: {player.worst['played']} instead of {player.worst['best']} "
+                          f"({-player.worst['equity_loss']:+.1f}), {player.worst['file']} turn "
+                          f"{player.worst['turn']}", markup=False)  # fmt: skip
+    for path in written:
+        console.print(f"wrote {path}", markup=False)
 
 
 def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, endgame):
@@ -167,7 +319,7 @@ def _print_review(review) -> None:
 
     console = output_console()
     game = review.game
-    title = f"{game.source}: {' vs '.join(p.nick for p in game.players)} ({game.variant.name})"
+    title = f"{game.source}: {' vs '.join(p.label for p in game.players)} ({game.variant.name})"
     table = Table(title=title)
     simulated = any(turn.best_sim is not None for turn in review.turns)
     solved = any(turn.method == ENDGAME for turn in review.turns)
@@ -216,6 +368,8 @@ def _print_review(review) -> None:
                         number_text(player.equity_lost), number_text(player.mean_equity_lost), str(player.bingos),
                         str(player.bingos_missed))  # fmt: skip
     console.print(summary)
+    if review.end is not None:
+        console.print(f"end of the game: {review.end.note}", markup=False, highlight=False)
     for player in review.players:
         if not player.mistakes:
             continue

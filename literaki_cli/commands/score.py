@@ -23,8 +23,10 @@ from literaki_cli.commands.position import (
     LenientOption,
     PositionArgument,
     RackOption,
+    TurnOption,
     VariantOption,
     load_position,
+    print_game_turn,
     print_warnings,
 )
 from literaki_cli.errors import InputError
@@ -36,6 +38,9 @@ Examples:
   literaki show game.cgp --to json        convert: text, cgp or json
   literaki show board.txt --image b.svg   draw it to an SVG or PNG file
   literaki show <(cat board.txt)          a pipe; '-' reads stdin
+  literaki show game.gcg                  a game record: the position after its last turn
+  literaki show game.gcg --turn 12 --to cgp    the position before turn 12, as CGP
+  literaki show game.gcg --turn 12 --json      the same with the unseen tiles, for scripts
 """
 
 SCORE_EPILOG = """\b
@@ -46,6 +51,8 @@ Examples:
   literaki score board.txt -- -ABC?      exchange: '--' first, else -ABC?
                                          reads as an option
   literaki score board.txt -             a pass
+  literaki score game.gcg --turn 12 8H KOT    on the board before turn 12, with that
+                                         turn's rack
 """
 
 
@@ -54,15 +61,25 @@ def show_command(
     position: PositionArgument,
     to: Annotated[str | None, typer.Option("--to", help="Write the position as text, cgp or json.")] = None,
     image: Annotated[Path | None, typer.Option("--image", help="Draw the board to FILE.svg / .png.")] = None,
+    turn: TurnOption = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="The position, the unseen tiles and the bag as JSON (for scripts).")
+    ] = False,
     variant: VariantOption = None,
     rules: RulesOption = None,
     fmt: FormatOption = None,
     lenient: LenientOption = False,
 ) -> None:
-    """Show a position (board with square colours), or convert it between formats."""
-    from literaki_cli.io.positionio import write_position
+    """Show a position (board with square colours, the unseen tiles), or convert it between
+    formats; from a game record, the position before any turn (--turn; default: after the last)."""
+    from literaki_cli.analysis.positionquery import unseen_tiles_of
+    from literaki_cli.games.replay import LAST
+    from literaki_cli.io.positionio import position_to_json, write_position
 
-    pos = load_position(position, variant, rules, fmt, lenient)
+    if to is not None and json_out:
+        raise InputError("--to and --json: choose one (--to json writes the position alone)")
+    opened = load_position(position, variant, rules, fmt, lenient, turn, default_turn=LAST)
+    pos = opened.position
     if image is not None:
         from literaki_cli.io.render import write_board_image
 
@@ -70,15 +87,23 @@ def show_command(
     if to is not None:
         sys.stdout.write(write_position(pos, to))
         return
+    unseen = unseen_tiles_of(pos, pos.rack or None)
+    if json_out:
+        record = {"position": position_to_json(pos), **unseen.as_dict(),
+                  "game": opened.game.as_dict() if opened.game else None}  # fmt: skip
+        typer.echo(dumps_json(record, ensure_ascii=False))
+        return
 
     from literaki_cli.io.render import board_to_rich
 
     console = output_console()
     console.print(board_to_rich(pos.board, pos.variant))
+    print_game_turn(opened, console)
     if pos.racks:
         console.print("racks: " + " / ".join(r.upper() or "-" for r in pos.racks))
     if pos.scores:
         console.print("scores: " + " / ".join(map(str, pos.scores)))
+    console.print(unseen.text(), markup=False, highlight=False)
 
 
 @app.command("score", epilog=SCORE_EPILOG)
@@ -87,7 +112,8 @@ def score_command(
         str | None,
         typer.Argument(
             metavar="POSITION",
-            help="Position file (board text, CGP, JSON), '-' or a CGP string; with --batch the input: a file or "
+            help="Position file (board text, CGP, JSON) or game record (GCG, with --turn), '-' or a CGP string; "
+            "with --batch the input: a file or "
             "'-' (stdin, the default).",
         ),
     ] = None,
@@ -100,6 +126,7 @@ def score_command(
         ),
     ] = None,
     rack: RackOption = None,
+    turn: TurnOption = None,
     json_out: JsonOption = False,
     batch: Annotated[
         bool,
@@ -122,13 +149,15 @@ def score_command(
     from literaki_cli.engine.lexicon import Lexicon
 
     if batch:
+        if turn is not None:
+            raise InputError('--batch does not take --turn: each line brings its own ("turn" in a JSON line)')
         _score_batch(position, move, rack, image, workers or 1, variant, rules, fmt, lenient, lexicon)
         return
     if workers is not None:
         raise InputError("--workers: only with --batch")
     if position is None or not move:
         raise InputError("give a POSITION and a MOVE (or --batch for many)")
-    pos = load_position(position, variant, rules, fmt, lenient)
+    pos = load_position(position, variant, rules, fmt, lenient, turn, command="score").position
     the_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     text = " ".join(move)

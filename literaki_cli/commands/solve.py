@@ -22,8 +22,10 @@ from literaki_cli.commands.position import (
     ImageOption,
     LenientOption,
     RackOption,
+    TurnOption,
     VariantOption,
     load_position,
+    print_game_turn,
     print_warnings,
 )
 from literaki_cli.commands.simoptions import (
@@ -50,6 +52,7 @@ SOLVE_EPILOG = (
     "  literaki solve game.cgp --sim --iterations 500 --stop 95\n"
     "                                            simulate the 10 best two turns ahead\n"
     "  literaki solve endgame.cgp --endgame      the exact best play once the bag is empty\n"
+    "  literaki solve game.gcg --turn 12         the position before turn 12 of a game record\n"
     "  literaki solve --batch positions.cgp      one CGP (or JSON) line in, one JSON line out\n"
     "  ... | literaki solve --batch --workers 2  stdin, two processes, the order kept\n\n"
     "Moves are ranked by equity = score + the value of the tiles kept (learned leave values; "
@@ -77,7 +80,8 @@ SolvePositionArgument = Annotated[
     str | None,
     typer.Argument(
         metavar="POSITION",
-        help="Position file (board text, CGP, JSON), '-' or a CGP string; with --batch the input: a file or '-' "
+        help="Position file (board text, CGP, JSON) or game record (GCG, with --turn), '-' or a CGP string; with "
+        "--batch the input: a file or '-' "
         "(stdin, the default).",
     ),
 ]
@@ -99,6 +103,7 @@ SolveWorkersOption = Annotated[
 def solve_command(
     position: SolvePositionArgument = None,
     rack: RackOption = None,
+    turn: TurnOption = None,
     top: Annotated[
         int | None,
         typer.Option("--top", "-n", min=1, help=f"How many moves to show [default: {TOP}; --endgame: {ENDGAME_TOP}]."),
@@ -161,7 +166,7 @@ def solve_command(
     if batch:
         refuse_in_batch(rack=rack, sim=sim, endgame=endgame, image=image, iterations=iterations,
                         candidates=candidates, plies=plies, seed=seed, stop=stop, win_model=win_model, depth=depth,
-                        seconds=seconds, threads=threads)  # fmt: skip
+                        seconds=seconds, threads=threads, turn=turn)  # fmt: skip
     else:
         refuse_without_sim(sim, workers=workers, how="--sim or --batch")
         refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, stop=stop,
@@ -192,14 +197,16 @@ def solve_command(
         return
     if position is None:
         raise InputError("no POSITION: give a position file, '-' or a CGP string (or --batch for many)")
-    pos = load_position(position, variant, rules, fmt, lenient)
+    opened = load_position(position, variant, rules, fmt, lenient, turn, command="solve")
+    pos = opened.position
     given_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     the_rack = solving_rack(pos, given_rack)
+    seen = _Seen(opened, the_rack)
     if endgame:
         racks, passes = endgame_start(pos, the_rack)
         _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out,
-                       threads)  # fmt: skip
+                       threads, seen)  # fmt: skip
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
     from literaki_cli.equity.leaves import open_leaves
@@ -210,7 +217,7 @@ def solve_command(
         from literaki_cli.montecarlo.winmodel import open_win_model
 
         equity, model = Equity(table, pos.variant), open_win_model(win_model)  # also before the lexicon
-        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, model, json_out)
+        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, model, json_out, seen)
         return
     solver = PositionSolver(Lexicon.open(lexicon), leaves)
     solver.equity(pos.variant)  # the leave file is read (and checked) before the moves are generated
@@ -222,9 +229,27 @@ def solve_command(
         write_board_image(image, pos.board.with_tiles(best.tiles), pos.variant, {(t.row, t.col) for t in best.tiles},
                           title=f"{best.coord} {best.display}: {best.score}")  # fmt: skip
     if json_out:
-        typer.echo(dumps_json(solve_record(result, the_rack), ensure_ascii=False))
+        typer.echo(dumps_json(solve_record(result, the_rack) | seen.record, ensure_ascii=False))
         return
+    seen.print()
     _print_solutions(result, the_rack, pos.variant.bingo_bonus)
+
+
+class _Seen:
+    """What ``solve`` says of the position beside its answer: the turn of the game record it
+    came from, and the tiles the player to move cannot see."""
+
+    def __init__(self, opened, rack: str) -> None:
+        from literaki_cli.analysis.positionquery import seen_record, unseen_tiles_of
+
+        self.opened = opened
+        self.unseen = unseen_tiles_of(opened.position, rack)
+        self.record = seen_record(opened, rack)
+
+    def print(self) -> None:
+        console = output_console()
+        print_game_turn(self.opened, console)
+        console.print(self.unseen.text(), markup=False, highlight=False)
 
 
 def refuse_in_batch(**given) -> None:
@@ -232,7 +257,7 @@ def refuse_in_batch(**given) -> None:
     differing from their defaults): each line brings its own rack, and a batch only lists."""
     names = {"rack": "--rack (each line brings its rack: the CGP's, or \"rack\" in a JSON line)", "sim": "--sim",
              "endgame": "--endgame", "image": "--image", "depth": "--depth", "seconds": "--time",
-             "threads": "--threads"}  # fmt: skip
+             "threads": "--threads", "turn": "--turn (each line brings its own: \"turn\" in a JSON line)"}  # fmt: skip
     refused = [names[name] for name in names if given.get(name)]
     if refused:
         raise InputError(f"--batch does not take {', '.join(refused)}")
@@ -373,7 +398,7 @@ def _solution_lines(result, rack: str, bingo_bonus: int) -> tuple[str, list[list
     return title, rows, notes
 
 
-def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: bool) -> None:
+def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: bool, seen: _Seen) -> None:
     from tqdm import tqdm
 
     from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates
@@ -382,8 +407,9 @@ def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: b
     with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
         result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)
     if json_out:
-        typer.echo(dumps_json(result.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(result.as_dict() | seen.record, ensure_ascii=False))
     else:
+        seen.print()
         _print_sim(result, rack)
     if result.interrupted:
         typer.echo(f"interrupted: the results of {result.iterations} of {settings.iterations} iterations", err=True)
@@ -430,14 +456,15 @@ def _exchange_text(exchange) -> str:
 
 
 def _solve_endgame(position, racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None,
-                   keep: int, json_out: bool, threads: int | None) -> None:  # fmt: skip
+                   keep: int, json_out: bool, threads: int | None, seen: _Seen) -> None:  # fmt: skip
     from literaki_cli.endgame.solver import EndgameSolver, all_cores
 
     solver = EndgameSolver(lexicon, position.variant, threads=threads or all_cores())
     result = solver.solve(position.board, racks, passes, depth=depth, seconds=seconds, keep=keep)
     if json_out:
-        typer.echo(dumps_json(result.as_dict(), ensure_ascii=False))
+        typer.echo(dumps_json(result.as_dict() | seen.record, ensure_ascii=False))
     else:
+        seen.print()
         _print_endgame(result, racks, passes)
     if result.interrupted:
         typer.echo(f"interrupted: the best of the last complete search, {result.depth} plies deep", err=True)

@@ -388,7 +388,8 @@ def check_words(move: MoveScore, lookup) -> None:
 def evaluate_placement(board: Board, variant: Variant, placement, rack: str | None, lookup) -> MoveScore:
     """Resolve, score and judge a written placement: the full report ``score`` prints.
 
-    ``rack`` (when known) must hold the tiles; ``lookup`` checks the words in the lexicon.
+    ``rack`` (when known) must hold the tiles; ``lookup`` checks the words in the lexicon
+    (None: no word is checked, as a game record is replayed to find its positions).
     """
     from literaki_cli.engine.move import rack_needs, resolve, take_from_rack
 
@@ -405,5 +406,6 @@ def evaluate_placement(board: Board, variant: Variant, placement, rack: str | No
         _, missing = take_from_rack(rack_needs(tiles), rack)
         if missing:
             result.problems.append(f"the rack {rack.upper()} lacks {missing.upper()}")
-    check_words(result, lookup)
+    if lookup is not None:
+        check_words(result, lookup)
     return result

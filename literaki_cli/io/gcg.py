@@ -64,8 +64,14 @@ VARIANT_PRAGMA = "#variant"
 
 @dataclass(frozen=True)
 class GcgPlayer:
-    nick: str
+    nick: str  # as the event lines name the player
     name: str
+
+    @property
+    def label(self) -> str:
+        """How reports name the player: the nick, or the name when the nick is only the seat's
+        number (kurnik/PlayOK exports: ``#player1 1 kasia``, ``>1: ...``)."""
+        return self.name if self.nick.isdigit() and self.name else self.nick
 
 
 @dataclass(frozen=True)
@@ -106,9 +112,11 @@ class GcgGame:
     variant_hint: str | None = None  # what the file says (#variant, #literaki-state), if anything
     pragmas: dict[str, list[str]] = field(default_factory=dict)
     state: dict | None = None  # our saves' #literaki-state
+    encoding: str = "utf-8"  # what the file was read in (read_gcg)
 
     def nick(self, player: int) -> str:
-        return self.players[player].nick
+        """The player's :attr:`GcgPlayer.label`."""
+        return self.players[player].label
 
 
 #: The most points a GCG line may claim as a score or a total, either way.  A real game's
@@ -145,8 +153,9 @@ _NEVER_NEGATIVE = {PLACE: "a placement", PASS: "a pass", EXCHANGE: "an exchange"
 
 
 def read_gcg(path: Path | str, variant: str | None = None, rules: Path | None = None) -> GcgGame:
-    """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`): a regular file of
-    at most :data:`MAX_GCG_BYTES` (a pipe, a device or a directory is refused, never waited on)."""
+    """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`, :func:`decode_gcg`):
+    a regular file of at most :data:`MAX_GCG_BYTES` (a pipe, a device or a directory is
+    refused, never waited on)."""
     from literaki_cli.inputs import read_input_bytes
 
     name = os.fspath(path)
@@ -160,42 +169,50 @@ def read_gcg(path: Path | str, variant: str | None = None, rules: Path | None = 
         if why.startswith("cannot "):
             raise
         raise InputError(f"{name}: cannot read: {why}") from None
-    return parse_gcg(_decode(data, name), name, variant, rules)
+    text, encoding = decode_gcg(data, name)
+    game = parse_gcg(text, name, variant, rules)
+    game.encoding = encoding
+    return game
 
 
-def _decode(data: bytes, source: str) -> str:
-    """The text of a GCG file: the encoding its first line names, else UTF-8 (a Polish game
-    in another encoding without that line cannot be read right: say so)."""
+def decode_gcg(data: bytes, source: str) -> tuple[str, str]:
+    """(the text of a GCG file, the encoding it was read in): the encoding its first line
+    names, else as every other text input is read (:mod:`literaki_cli.engine.textdecode`:
+    UTF-8, else Windows-1250 or ISO-8859-2, as Polish tournament files often are without
+    saying so)."""
+    from literaki_cli.engine.textdecode import decode_text_with_encoding
+
     end = data.find(b"\n")
     first = data[: end if end >= 0 else len(data)].strip().lstrip(b"\xef\xbb\xbf")
-    encoding = "utf-8"
-    named = first.lower().startswith(b"#character-encoding")
-    if named:
-        name = first[len(b"#character-encoding") :].strip().decode("utf-8", "backslashreplace")
-        encoding = name or "utf-8"
-        try:
-            codec = codecs.lookup(encoding)
-        except (LookupError, ValueError):  # ValueError: a NUL in the name
-            codec = None
-        if codec is None or not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_FILE_ENCODINGS:
-            raise InputError(f"{source}:1: unknown character encoding {shown(encoding, 40)} (name one such as "
-                             "UTF-8, ISO-8859-2 or windows-1250)")  # fmt: skip
+    if not first.lower().startswith(b"#character-encoding"):
+        decoded = decode_text_with_encoding(data, source)
+        return decoded.text.lstrip("\ufeff"), decoded.encoding
+    name = first[len(b"#character-encoding") :].strip().decode("utf-8", "backslashreplace")
+    encoding = name or "utf-8"
+    try:
+        codec = codecs.lookup(encoding)
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        codec = None
+    if codec is None or not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_FILE_ENCODINGS:
+        raise InputError(f"{source}:1: unknown character encoding {shown(encoding, 40)} (name one such as "
+                         "UTF-8, ISO-8859-2 or windows-1250)")  # fmt: skip
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        hint = "" if named else " (name the file's encoding in a first line such as '#character-encoding ISO-8859-2')"
-        raise InputError(f"{source}:{line}: not {encoding} text{hint}") from None
+        raise InputError(f"{source}:{line}: not {encoding} text (as the first line says)") from None
     except UnicodeError:
         raise InputError(f"{source}: not {encoding} text") from None
-    return text.lstrip("\ufeff")
+    return text.lstrip("\ufeff"), codec.name
 
 
-def parse_gcg(text: str, source: str = "<gcg>", variant: str | None = None, rules: Path | None = None) -> GcgGame:
+def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = None,
+              rules: Path | None = None) -> GcgGame:  # fmt: skip
     """The players, events and pragmas of a GCG text.  The board size (for the coordinates)
-    comes from ``rules``, else ``variant``, else the file's ``#variant`` / ``#literaki-state``,
-    else literaki.  InputError ``source:line: 'text': why`` for a line that is not GCG; every
-    score and total is within :data:`MAX_POINTS`, at most :data:`MAX_EVENTS` events."""
+    comes from ``rules``, else ``variant`` (a name, or the variant itself), else the file's
+    ``#variant`` / ``#literaki-state``, else literaki.  InputError ``source:line: 'text': why``
+    for a line that is not GCG; every score and total is within :data:`MAX_POINTS`, at most
+    :data:`MAX_EVENTS` events."""
     from literaki_cli.engine.variant import DEFAULT_VARIANT, load_variant
 
     control = _CONTROL.search(text)
@@ -269,7 +286,10 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | None = None, rule
         notes[-1] = (*notes[-1][:2], gap)
     elif stray is None and gap and not gap.isspace():
         stray = _first_line(gap, number)
-    chosen = load_variant(variant or _known_variant(hint, source, hint_line) or DEFAULT_VARIANT, rules)
+    if variant is not None and not isinstance(variant, str):
+        chosen = variant
+    else:
+        chosen = load_variant(variant or _known_variant(hint, source, hint_line) or DEFAULT_VARIANT, rules)
     players = _players(declared, source, chosen)
     reader = _LineReader(source, chosen, players, fixed=bool(players))
     turns: list[GcgTurn] = []
@@ -473,6 +493,7 @@ class _LineReader:
 
 __all__ = [
     "read_gcg",
+    "decode_gcg",
     "parse_gcg",
     "GcgGame",
     "GcgPlayer",

@@ -373,11 +373,11 @@ def _decode(data: bytes, source: str) -> str:
     return decode_text(data, source)
 
 
-def _read_limited(stream, source: str) -> str:
-    data = stream.read(MAX_POSITION_BYTES + 1)
-    if len(data) > MAX_POSITION_BYTES:
-        raise InputError(f"{source}: more than {MAX_POSITION_BYTES:,} bytes: not a position")
-    return _decode(data, source)
+def _read_limited(stream, source: str, limit: int = MAX_POSITION_BYTES) -> bytes:
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{source}: more than {limit:,} bytes: not a position")
+    return data
 
 
 def _existing_path(arg: str) -> Path | None:
@@ -393,27 +393,38 @@ def _existing_path(arg: str) -> Path | None:
         raise InputError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: cannot open: {exc.strerror}") from None
 
 
-def load_position(arg: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
-    """A position from a file path (a pipe such as ``<(cat board.txt)`` too), '-' (stdin), or a
-    CGP string given directly."""
+def load_position_bytes(arg: str, limit: int = MAX_POSITION_BYTES) -> tuple[bytes, str] | None:
+    """(the bytes, their name in messages) of a position source: a file path (a pipe such as
+    ``<(cat board.txt)`` too) or '-' (stdin), at most ``limit`` bytes; None for a CGP string
+    given directly; InputError for anything else."""
     if arg == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # a test may replace stdin by a text stream
-        text = _read_limited(stdin, "<stdin>") if stdin is not None else sys.stdin.read()
-        return read_position(text, "<stdin>", variant, fmt)
+        data = _read_limited(stdin, "<stdin>", limit) if stdin is not None else sys.stdin.read().encode()
+        return data, "<stdin>"
     path = _existing_path(arg)
     if path is not None:
         if path.is_dir():
             raise InputError(f"{arg}: is a directory, not a position file")
         try:
             with path.open("rb") as stream:
-                text = _read_limited(stream, arg)
+                return _read_limited(stream, arg, limit), arg
         except OSError as exc:
             raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
-        return read_position(text, arg, variant, fmt)
     if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
-        return read_position(arg, "CGP argument", variant, fmt or "cgp")
+        return None
     shown = arg[:80] + ("..." if len(arg) > 80 else "")
-    raise InputError(f"{shown}: no such position file (give a board text, CGP or JSON file, '-', or a CGP string)")
+    raise InputError(f"{shown}: no such position file (give a board text, CGP or JSON file, a game record, '-', or a "
+                     "CGP string)")  # fmt: skip
+
+
+def load_position(arg: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
+    """A position from a file path (a pipe such as ``<(cat board.txt)`` too), '-' (stdin), or a
+    CGP string given directly."""
+    loaded = load_position_bytes(arg)
+    if loaded is None:
+        return read_position(arg, "CGP argument", variant, fmt or "cgp")
+    data, source = loaded
+    return read_position(_decode(data, source), source, variant, fmt)
 
 
 def write_position(position: Position, fmt: str) -> str:

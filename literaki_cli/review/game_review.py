@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from literaki_cli.engine.board import Board
 from literaki_cli.engine.move import rack_needs, take_from_rack
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
+from literaki_cli.games.replay import EndOfGame, Replay, ReplayStep, end_of_game
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
 if TYPE_CHECKING:
     from literaki_cli.analysis.solve import FoundMove
+    from literaki_cli.engine.board import Board
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.position import Position
     from literaki_cli.engine.scoring import MoveScore
@@ -237,10 +238,13 @@ class GameReview:
     game: GcgGame
     turns: list[TurnReview]
     players: list[PlayerReview]
+    end: EndOfGame | None = None  # how the record ends the game (None: it has no end-of-game lines)
 
     def as_dict(self) -> dict:
         """``analyze --json``."""
-        return {"turns": [t.as_dict() for t in self.turns], "players": [p.as_dict() for p in self.players]}
+        end = self.end.as_dict() if self.end is not None else None
+        return {"turns": [t.as_dict() for t in self.turns], "players": [p.as_dict() for p in self.players],
+                "end": end, "encoding": self.game.encoding}  # fmt: skip
 
     def rows(self) -> list[dict]:
         """One flat record per turn (``--out``: the JSON's columns, ``played_coord`` and so on)."""
@@ -344,27 +348,7 @@ class BestMoves:
         return best, bingo
 
 
-# --------------------------------------------------------------------------- the replay
-
-
-@dataclass
-class _Table:
-    """The game as replayed: the board, how many tiles each player holds, the scores."""
-
-    board: Board
-    on_board: int
-    held: list[int]
-    totals: list[int]
-    exchanges: list[int]
-    zero_turns: int = 0
-    passes: int = 0  # passes in a row (a placement or an exchange ends the run)
-    lost: str | None = None  # why the board is no longer known
-
-    def bag(self, variant: Variant) -> int:
-        return max(0, variant.tile_count - self.on_board - sum(self.held))
-
-    def snapshot(self) -> tuple:
-        return self.board, self.on_board, list(self.held), self.zero_turns, self.passes
+# --------------------------------------------------------------------------- the review
 
 
 def analyze_game(
@@ -376,38 +360,32 @@ def analyze_game(
     endgame: EndgameReviewer | None = None,
     progress: Progress | None = None,
 ) -> GameReview:
-    """Replay and review ``game`` (see the module docstring); ``mistakes``: how many of each
-    player's biggest losses the summary keeps; ``endgame``: the exact search for the turns
-    played with the bag empty (None: static equity there too)."""
-    variant = game.variant
+    """Replay (:class:`~literaki_cli.games.replay.Replay`) and review ``game`` (see the module
+    docstring); ``mistakes``: how many of each player's biggest losses the summary keeps;
+    ``endgame``: the exact search for the turns played with the bag empty (None: static equity
+    there too)."""
     n = len(game.players)
-    best_moves = BestMoves(variant, lexicon, equity)
-    lookup = lexicon.words.lookup  # a few words per move: walked in Python, no kernel to load
-    table = _Table(Board.for_variant(variant), 0, [0] * n, [0] * n, [0] * n)
-    for seat in range(n):  # the deal
-        table.held[seat] = min(variant.rack_size, table.bag(variant))
+    best_moves = BestMoves(game.variant, lexicon, equity)
+    replayed = Replay(game, lexicon.words.lookup)  # a few words per move: walked in Python, no kernel to load
     reviews: list[TurnReview] = []
-    before_placement: dict[int, tuple[tuple, TurnReview, TurnPosition | None]] = {}
+    positions: dict[int, TurnPosition | None] = {}  # turn: what the mover saw (a withdrawal revisits it)
     adjustments = [0] * n
-    for event in game.turns:
+    for step in replayed:
+        event = step.event
         if event.kind == WITHDRAWN:
-            table.totals[event.player] = event.total
-            if event.player in before_placement:  # else the placement never reached the board
-                snapshot, review, position = before_placement.pop(event.player)
-                table.board, table.on_board, table.held, zero_turns, passes = snapshot
-                table.zero_turns = zero_turns + 1  # the turn scored nothing after all
-                table.passes = passes + 1  # and was a pass
+            if step.undone is not None:
+                review, position = reviews[step.undone - 1], positions[step.undone]
                 if review.method == ENDGAME and endgame is not None and position is not None:
                     endgame.withdrawn(position, review)  # the pass's exact value (or the static review back)
                 _withdraw(review)
-                review.total, review.scores = event.total, list(table.totals)
+                review.total, review.scores = event.total, list(replayed.table.totals)
             continue
-        if not event.is_turn:
+        if step.start is None:
             if event.kind == END_ADJUSTMENT:
                 adjustments[event.player] += event.score
-            table.totals[event.player] = event.total
             continue
-        review, move, position = _turn(event, len(reviews) + 1, table, game, equity, best_moves, lookup, endgame)
+        review, position = _turn(step, game, equity, best_moves, endgame)
+        positions[review.turn] = position
         if position is not None and simulate is not None:
             if review.method == ENDGAME:
                 review.notes.append("not simulated: the endgame search valued this turn")
@@ -415,32 +393,17 @@ def analyze_game(
                 review.best_sim = simulate(position, review)
                 if review.best_sim is not None:
                     review.method = SIM
-        if event.kind == PLACE and move is not None:
-            before_placement[event.player] = (table.snapshot(), review, position)
-            _lay(table, move, event.player, variant)
-        else:
-            before_placement.pop(event.player, None)
-        if event.kind == EXCHANGE:
-            table.exchanges[event.player] += 1
-        table.passes = table.passes + 1 if event.kind == PASS else 0
-        previous = table.totals[event.player]
+        previous = step.start.totals[event.player]
         if previous + event.score != event.total:
             review.notes.append(f"the total {event.total} does not follow from {previous} {event.score:+d}")
-        table.totals[event.player] = event.total
-        table.zero_turns = 0 if review.played.score else table.zero_turns + 1
-        review.total, review.scores = event.total, list(table.totals)
+        review.total, review.scores = event.total, [*step.start.totals]
+        review.scores[event.player] = event.total
         reviews.append(review)
         if progress is not None:
             progress(1)
-    return GameReview(game, reviews, _summaries(game, reviews, adjustments, table.totals, mistakes))
-
-
-def _lay(table: _Table, move: MoveScore, seat: int, variant: Variant) -> None:
-    laid = len(move.tiles)
-    table.board = table.board.with_tiles(move.tiles)
-    table.on_board += laid
-    table.held[seat] = max(0, table.held[seat] - laid)
-    table.held[seat] += min(laid, table.bag(variant))
+    totals = replayed.table.totals
+    players = _summaries(game, reviews, adjustments, totals, mistakes)
+    return GameReview(game, reviews, players, end_of_game(game, totals))
 
 
 def _withdraw(review: TurnReview) -> None:
@@ -467,34 +430,31 @@ def equity_lost(best: MoveSummary, played: MoveSummary) -> float:
     return 0.0 if loss < EQUITY_NOISE else loss
 
 
-def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equity, best_moves: BestMoves,
-          lookup, endgame: EndgameReviewer | None = None
-          ) -> tuple[TurnReview, MoveScore | None, TurnPosition | None]:  # fmt: skip
-    """The review of one turn (before its move is laid), the placement scored (None when it
-    could not be replayed, or for an exchange or a pass) and, for an analysable turn, the
-    position the mover saw.  With the bag empty, ``endgame`` may replace the static review."""
+def _turn(step: ReplayStep, game: GcgGame, equity: Equity, best_moves: BestMoves,
+          endgame: EndgameReviewer | None = None) -> tuple[TurnReview, TurnPosition | None]:  # fmt: skip
+    """The review of one turn (the game just before it: ``step.start``) and, for an analysable
+    turn, the position the mover saw.  With the bag empty, ``endgame`` may replace the static
+    review."""
     variant = game.variant
+    event, start, move = step.event, step.start, step.move
     rack = event.rack
-    review = TurnReview(number, event.player, event.nick, event.line, rack, None, _written(event),
+    review = TurnReview(start.number, event.player, game.nick(event.player), event.line, rack, None, _written(event),
                         score_claimed=event.score)  # fmt: skip
     review.notes.extend(f"note: {note}" for note in event.notes)
-    if table.lost is not None:
-        review.notes.insert(0, f"not analysable: {table.lost}")
-        return review, None, None
-    if rack is not None:
-        table.held[event.player] = len(rack)
-    bag = table.bag(variant)
+    if start.lost is not None:
+        review.notes.insert(0, f"not analysable: {start.lost}")
+        return review, None
+    bag = start.bag
     review.bag = bag
-    move = None
     why_not = None if rack is not None else "the file does not record the rack"
     if rack is not None and len(rack) > variant.rack_size:
         why_not = f"the rack {rack.upper()} holds {len(rack)} tiles, more than {variant.rack_size}"
+    exchanges = start.exchanges[event.player]
+    allowed = bag >= variant.exchange_min_bag and exchanges < variant.exchange_max_per_player
     if event.kind == PLACE:
-        move, problem = _replay_placement(event, table.board, variant, lookup)
         if move is None:
-            table.lost = f"line {event.line}'s move {event.coord} {event.word} does not fit the board ({problem})"
-            review.notes.insert(0, f"not analysable: {problem}; the board is unknown from here on")
-            return review, None, None
+            review.notes.insert(0, f"not analysable: {step.problem}; the board is unknown from here on")
+            return review, None
         review.played = _placed(move, event, variant)
         if move.problems:
             review.notes.append("; ".join(move.problems))
@@ -505,12 +465,9 @@ def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equ
         needed = event.tiles
         if needed is None and why_not is None:
             why_not = f"the file records only how many tiles were exchanged ({event.exchanged})"
-        allowed = bag >= variant.exchange_min_bag and table.exchanges[event.player] < variant.exchange_max_per_player
         if not allowed:
-            review.notes.append(
-                f"the rules allow no exchange here ({bag} tiles in the bag, "
-                f"{variant.exchange_max_per_player - table.exchanges[event.player]} exchanges left)"
-            )
+            review.notes.append(f"the rules allow no exchange here ({bag} tiles in the bag, "
+                                f"{variant.exchange_max_per_player - exchanges} exchanges left)")  # fmt: skip
     else:
         needed = ""
     if why_not is None:
@@ -519,26 +476,25 @@ def _turn(event: GcgTurn, number: int, table: _Table, game: GcgGame, equity: Equ
             why_not = f"the rack {rack.upper()} lacks {missing.upper()} for the move"
     if why_not is not None:
         review.notes.insert(0, f"not analysable: {why_not}")
-        return review, move, None
+        return review, None
     played = review.played
     leaves = best_moves.leaves(rack, bag)
     played.leave = leave
     played.leave_value = leaves.value_of(leave)
     played.equity = played.score + played.leave_value
     review.pass_equity = float(leaves.values[-1])
-    allowed = bag >= variant.exchange_min_bag and table.exchanges[event.player] < variant.exchange_max_per_player
-    review.best, review.bingo_available = best_moves.best(table.board, rack, leaves, bag, allowed)
+    review.best, review.bingo_available = best_moves.best(start.board, rack, leaves, bag, allowed)
     review.equity_loss = equity_lost(review.best, played)
     review.method, review.exact = STATIC, False
     n = len(game.players)
-    scores = tuple(table.totals[(event.player + k) % n] for k in range(n))
-    position = TurnPosition(variant, table.board, rack, bag, event.player, scores, allowed, table.zero_turns,
-                            table.passes)  # fmt: skip
+    scores = tuple(start.totals[(event.player + k) % n] for k in range(n))
+    position = TurnPosition(variant, start.board, rack, bag, event.player, scores, allowed, start.zero_turns,
+                            start.passes)  # fmt: skip
     if endgame is not None and bag == 0 and endgame(position, review):
-        return review, move, position
+        return review, position
     if played.equity > review.best.equity + EQUITY_NOISE:
         review.notes.append(_better_than_best(event.kind, move))
-    return review, move, position
+    return review, position
 
 
 def _better_than_best(kind: str, move: MoveScore | None) -> str:
@@ -563,18 +519,6 @@ def _written(event: GcgTurn) -> MoveSummary:
     return MoveSummary(PASS, None, "-", 0)
 
 
-def _replay_placement(event: GcgTurn, board: Board, variant: Variant, lookup) -> tuple[MoveScore | None, str]:
-    """The placement scored on ``board`` (rule and word problems in its ``problems``), or None
-    and why, when it does not fit the board."""
-    from literaki_cli.engine.scoring import evaluate_placement
-    from literaki_cli.errors import InputError
-
-    try:
-        return evaluate_placement(board, variant, event.placement, None, lookup), ""
-    except InputError as exc:
-        return None, str(exc)
-
-
 def _placed(move: MoveScore, event: GcgTurn, variant: Variant) -> MoveSummary:
     """A replayed placement: its main word (as ``solve`` writes it) and the engine's score."""
     from literaki_cli.engine.coords import position_name
@@ -592,7 +536,7 @@ def _placed(move: MoveScore, event: GcgTurn, variant: Variant) -> MoveSummary:
 
 def _summaries(game: GcgGame, reviews: list[TurnReview], adjustments: list[int], totals: list[int],
                mistakes: int) -> list[PlayerReview]:  # fmt: skip
-    players = [PlayerReview(seat, p.nick, p.name, totals[seat], end_adjustment=adjustments[seat])
+    players = [PlayerReview(seat, p.label, p.name, totals[seat], end_adjustment=adjustments[seat])
                for seat, p in enumerate(game.players)]  # fmt: skip
     for review in reviews:
         player = players[review.seat]
