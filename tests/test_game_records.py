@@ -154,6 +154,8 @@ def test_a_saved_game_in_progress_ends_with_the_player_to_move_and_both_racks(ca
         (["solve", "{game}", "--turn", "0"], ["--turn '0': give a turn number"]),
         (["solve", "{game}", "--turn", "ostatni"], ["--turn 'ostatni': give a turn number (1 for the first) or last"]),
         (["solve", "{game}", "--turn", "999"], ["no turn 999: the game has"]),
+        (["solve", "{game}", "--turn", "last"], ["the game is over after turn"]),
+        (["score", "{game}", "--turn", "last", "8H", "KOT"], ["the game is over after turn"]),
         (["solve", "{board}", "--turn", "2"], ["--turn 2: only for a game record"]),
         (["solve", "--batch", "{board}", "--turn", "2"], ["--batch does not take --turn"]),
     ],
@@ -185,8 +187,8 @@ def test_batch_lines_bring_a_record_and_a_turn(flowing_lexicon, record_file, cap
     code, expected, _ = run_cli(capsys, "solve", str(path), "--turn", "2", "--json", "--lexicon",
                                 str(flowing_lexicon.path))  # fmt: skip
     assert answers["a"]["moves"] == json.loads(expected)["moves"]
-    assert 'give a "turn" key, --turn N' in answers["b"]["error"]
-    assert "error" not in answers["c"] or "no rack" in answers["c"]["error"]  # a finished game: nobody holds tiles
+    assert 'a game record: give "turn": N for the position before turn N' in answers["b"]["error"]
+    assert "the game is over after turn" in answers["c"]["error"]
     assert '"turn": only with a game record' in answers["d"]["error"]
     assert "give a turn number" in answers["e"]["error"]
 

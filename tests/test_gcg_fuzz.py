@@ -262,8 +262,10 @@ def test_a_note_is_joined_the_same_in_chunks(lines, chunk):
 def test_a_fifo_a_device_a_directory_are_refused_at_once(tmp_path, capsys, lex):
     fifo = tmp_path / "game.fifo"
     os.mkfifo(fifo)
-    for path in (fifo, "/dev/zero", "/dev/null", tmp_path, tmp_path / "missing.gcg"):
+    for path in (fifo, "/dev/zero", "/dev/null", tmp_path / "missing.gcg"):
         assert_refused(analyze(capsys, lex, path), path, None, "cannot read")
+    # a folder is many games (issue 28): one without any is refused the same way
+    assert_refused(analyze(capsys, lex, tmp_path), tmp_path, None, "a folder with no game record (*.gcg) in it")
     writer = os.open(fifo, os.O_RDWR)  # a writer that never writes: still refused, not waited on
     try:
         assert_refused(analyze(capsys, lex, fifo), fifo, None, "a pipe")

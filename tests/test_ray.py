@@ -254,3 +254,32 @@ def test_the_help_names_the_extra_whole(command, capsys):
     done = subprocess.run([sys.executable, "-m", "literaki_cli", *command, "--help"], capture_output=True, text=True,
                           env={**os.environ, "COLUMNS": "300"})  # fmt: skip
     assert "pip install 'literaki[cluster]'" in done.stdout
+
+
+@needs_cluster
+def test_many_games_reviewed_on_the_cluster_give_the_local_report(game_lexicon, tmp_path, capsys):
+    """``analyze FOLDER --ray``: the cluster's actors review the games (their bytes sent from the
+    driver) and the report is the one a local run gives, a file that cannot be read included."""
+    import json
+
+    lexicon, _ = game_lexicon
+    games = tmp_path / "games"
+    assert main(["simulate", "--games", "6", "--players", "trudny,normalny", "--seed", "3", "--gcg", "--out",
+                 str(tmp_path / "run"), "--lexicon", str(lexicon.path), "--workers", "1"]) == 0  # fmt: skip
+    (tmp_path / "run" / "gcg").rename(games)
+    (games / "zz-broken.gcg").write_text("#player1 a A\n>a: ABC 8H KOT +6\n", encoding="utf-8")
+    args = ["analyze", str(games), "--endgame-time", "0", "--json", "--lexicon", str(lexicon.path)]
+    capsys.readouterr()
+    assert main(args) == 4
+    local = json.loads(capsys.readouterr().out)
+    done = run_in_loopback_cluster(shell([*args, "--ray", "auto"]) + " > " + shlex.quote(str(tmp_path / "ray.json"))
+                                   + "; test $? -eq 4")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and done.leftovers == []
+    remote = json.loads((tmp_path / "ray.json").read_text(encoding="utf-8"))
+
+    def timeless(report):
+        return {**report, "games": [{k: v for k, v in g.items() if k != "seconds"} for g in report["games"]]}
+
+    assert timeless(remote) == timeless(local)
+    assert remote["games"][-1]["error"].startswith(f"{games / 'zz-broken.gcg'}:2: ")

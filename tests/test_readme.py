@@ -58,6 +58,7 @@ EXAMPLE_WORDS = [
     "ma",  # the 5x5 grid
     "za",
     "guz",  # examples/saved-game.gcg
+    "zjeżą",  # score examples/simulated-game.gcg --turn 12
     "na",
     "to",
     "nie",

@@ -179,7 +179,13 @@ class PositionReader:
         the warnings of its checks, as an :class:`~literaki_cli.analysis.positionquery.OpenedPosition`;
         a game record (GCG text) gives the position before turn ``turn`` (a line's ``"turn"``:
         required with one, refused without)."""
-        from literaki_cli.analysis.positionquery import OpenedPosition, looks_like_game_record, read_game_position
+        from literaki_cli.analysis.positionquery import (
+            BATCH_TURN,
+            OpenedPosition,
+            looks_like_game_record,
+            read_game_position,
+            refuse_finished,
+        )
         from literaki_cli.engine.position import validate
         from literaki_cli.io.positionio import read_position
 
@@ -187,7 +193,8 @@ class PositionReader:
         fmt = fmt or self.fmt
         game = None
         if fmt == "gcg" or (fmt is None and looks_like_game_record(text)):
-            game = read_game_position(text, source, self.variant, turn, need_turn="a \"turn\" key,")
+            game = read_game_position(text, source, self.variant, turn, need_turn=BATCH_TURN)
+            refuse_finished(game)
             position = game.position
         elif turn is not None:
             raise InputError('"turn": only with a game record (GCG text) as the "position"')

@@ -42,6 +42,8 @@ def open_position(
     return opened.position, opened.warnings
 
 
+#: ``need_turn`` for a batch line (its key, not an option, is asked for).
+BATCH_TURN = "batch"
 #: How ``--turn`` and a batch line's ``"turn"`` are explained in messages.
 TURN_HELP = "a turn number (1 for the first) or last"
 
@@ -68,6 +70,14 @@ def parse_turn(value: object, name: str = "--turn") -> int | str | None:
 
     shown_value = shown(value) if isinstance(value, str) else repr(value)
     raise InputError(f"{name} {shown_value}: give {TURN_HELP}")
+
+
+def refuse_finished(game: GamePosition | None) -> None:
+    """InputError when the position comes from a record whose game is over (there is no move
+    left to find or score in it)."""
+    if game is not None and game.over:
+        raise InputError(f"{game.position_source}: the game is over after turn {game.turns}: give --turn 1 to "
+                         f"{game.turns} for a position in it")  # fmt: skip
 
 
 def looks_like_game_record(text: str) -> bool:
@@ -114,7 +124,7 @@ def read_game_position(data: bytes | str, source: str, variant: Variant | None, 
                        need_turn: str = "") -> GamePosition:  # fmt: skip
     """The position before turn ``turn`` of the GCG record ``data`` (bytes as a file holds
     them, or text); InputError when no turn is given (``need_turn``: the command, for the
-    message) or the record does not have it."""
+    message, or :data:`BATCH_TURN`) or the record does not have it."""
     from literaki_cli.games.replay import game_position
     from literaki_cli.io.gcg import decode_gcg, parse_gcg
 
@@ -122,9 +132,12 @@ def read_game_position(data: bytes | str, source: str, variant: Variant | None, 
     record = parse_gcg(text, source, variant)
     if turn is None:
         turns = sum(1 for event in record.turns if event.is_turn)
-        command = f"{need_turn} " if need_turn else ""
-        raise InputError(f"{source} is a game record: give {command}--turn N for the position before turn N (1 to "
-                         f"{turns}), or --turn last for the position after the last turn")  # fmt: skip
+        if need_turn == BATCH_TURN:
+            ask, last = '"turn": N', '"turn": "last"'
+        else:
+            ask, last = " ".join(filter(None, (need_turn, "--turn N"))), "--turn last"
+        raise InputError(f"{source} is a game record: give {ask} for the position before turn N (1 to {turns}), "
+                         f"or {last} for the position after the last turn")  # fmt: skip
     return game_position(record, turn)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from literaki_cli.analysis.simulate import GameOutput, RunConfig, _setup, play_one
 from literaki_cli.errors import InputError, LiterakiError
 from literaki_cli.inputs import shown
+from literaki_cli.review.many import GameOutcome, GameReviewer, ReviewSettings
 
 INSTALL_HINT = "pip install 'literaki[cluster]'"
 #: The run settings that name files the actors must read.
@@ -134,6 +135,12 @@ def shipment(config: RunConfig) -> dict[str, tuple[str, bytes]]:
     paths = {key: getattr(config, key) for key in SHIPPED_SETTINGS}
     if paths["leaves"] is None and os.environ.get(LEAVES_ENV):
         paths["leaves"] = os.environ[LEAVES_ENV]
+    return read_shipment(paths)
+
+
+def read_shipment(paths: dict[str, str | None]) -> dict[str, tuple[str, bytes]]:
+    """The files named by ``paths`` (setting -> path, None for none), read on the driver:
+    setting -> (file name, contents)."""
     files = {}
     for key, path in paths.items():
         if path is None:
@@ -181,6 +188,38 @@ class SimulationActor:
         return [play_one(game_id) for game_id in game_ids]
 
 
+class ReviewActor:
+    """One Ray actor of ``analyze --ray``: the lexicon and leave values opened once (from the
+    shipped files), then batches of games (their bytes) reviewed on request."""
+
+    def __init__(self, settings: ReviewSettings, files: dict[str, tuple[str, bytes]]) -> None:
+        self.failure: str | None = None
+        local = materialize(files)
+        try:
+            self.reviewer = GameReviewer(replace(settings, **local))
+        except LiterakiError as exc:  # told by play(), in the user's terms
+            message = str(exc)
+            for key, path in local.items():
+                message = message.replace(path, str(getattr(settings, key)))
+            self.failure = message
+
+    def play(self, jobs: list[tuple[int, str, bytes]]) -> list[GameOutcome]:
+        if self.failure is not None:
+            raise InputError(self.failure)
+        return [self.reviewer(index, name, data) for index, name, data in jobs]
+
+
+def review_shipment(settings: ReviewSettings) -> dict[str, tuple[str, bytes]]:
+    """The lexicon and leave files a review reads, read on the driver (the lexicon the driver
+    would open, $LITERAKI_LEAVES for the default leaves)."""
+    from literaki_cli.engine.lexicon import Lexicon
+    from literaki_cli.equity.leaves import ENV_VAR as LEAVES_ENV
+
+    paths = {"lexicon": str(Lexicon.open(Path(settings.lexicon) if settings.lexicon else None).path),
+             "leaves": settings.leaves or os.environ.get(LEAVES_ENV)}  # fmt: skip
+    return read_shipment(paths)
+
+
 class RayRunner:
     """A :class:`~literaki_cli.analysis.simulate.GameRunner` on the Ray cluster at ``address``
     with ``actors`` actors (default: one per CPU the cluster has)."""
@@ -196,18 +235,29 @@ class RayRunner:
         self._ray = self._ray or connect(self.address)
 
     def start(self, config: RunConfig, pending: list[int]) -> Iterator[GameOutput]:
+        return self.run(SimulationActor, asdict(config), shipment(config), pending)
+
+    def review(self, settings: ReviewSettings, jobs: list[tuple[int, str, bytes]]) -> Iterator[GameOutcome]:
+        """Games reviewed on the cluster (``analyze GAME... --ray``): each job is (index, file
+        name, the file's bytes), read on the driver; the outcomes come back as they finish."""
+        return self.run(ReviewActor, settings, review_shipment(settings), jobs)
+
+    def run(self, actor: type, settings: Any, files: dict[str, tuple[str, bytes]], pending: list) -> Iterator:
+        """``pending`` handed out in batches to actors of the class ``actor`` (made with
+        ``settings`` and the shipped ``files``, one per CPU of the cluster unless ``actors``
+        says), whose ``play(batch)`` gives a list of results: yields them as they come."""
         self.connect()
         ray = self._ray
         count = self.actors or max(1, int(ray.cluster_resources().get("CPU", 1)))
         count = max(1, min(count, len(pending)))
         size = max(1, min(MAX_BATCH, len(pending) // (count * 4)))
         batches = deque(pending[i : i + size] for i in range(0, len(pending), size))
-        files = ray.put(shipment(config))
-        actor_class = ray.remote(num_cpus=1, max_restarts=0)(SimulationActor)
-        self._live = [actor_class.remote(asdict(config), files) for _ in range(count)]
+        shipped = ray.put(files)
+        actor_class = ray.remote(num_cpus=1, max_restarts=0)(actor)
+        self._live = [actor_class.remote(settings, shipped) for _ in range(count)]
         return self._results(ray, batches)
 
-    def _results(self, ray, batches: deque) -> Iterator[GameOutput]:
+    def _results(self, ray, batches: deque) -> Iterator:
         in_flight: dict = {}
 
         def submit(actor) -> None:
@@ -225,7 +275,7 @@ class RayRunner:
                 submit(actor)
                 yield from outputs
 
-    def _fetch(self, ray, ref) -> list[GameOutput]:
+    def _fetch(self, ray, ref) -> list:
         """A batch's games; a failure on the cluster becomes one InputError line."""
         try:
             return ray.get(ref)

@@ -48,6 +48,7 @@ Examples:
                                                summary per player over them all
   literaki analyze 'season/*.gcg' --out rep/   games, turns, players (Parquet, CSV),
                                                report.md and a chart
+  literaki analyze club/ --ray auto            the games reviewed on a Ray cluster
 
 Reads our saves (play), simulate --gcg games and other programs' GCG files.  Each turn whose
 rack the file records is valued by equity = score + the value of the tiles kept (for the bag at
@@ -99,6 +100,12 @@ def analyze_command(
         typer.Option("--grades", metavar="SMALL,LARGE", help="Many games: a mistake losing less equity than SMALL is "
                      "small, less than LARGE medium, else large."),
     ] = "5,15",  # review.many.DEFAULT_GRADES
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", metavar="ADDRESS", help="Many games: review them on a Ray cluster (auto, HOST:PORT of "
+                     "its head, or ray://HOST:PORT); --workers then counts its actors. Needs pip install "
+                     "'literaki\\[cluster]'."),
+    ] = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
 ) -> None:
@@ -108,8 +115,10 @@ def analyze_command(
 
     if is_many(games):
         _analyze_many(games, json_out, out, variant, top, sim, candidates, plies, seed, workers, endgame_time,
-                      threads, grades, leaves, lexicon)  # fmt: skip
+                      threads, grades, leaves, lexicon, ray)  # fmt: skip
         return
+    if ray is not None:
+        raise InputError("--ray: only for many games (several files, a folder or a pattern)")
     game = Path(games[0])
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.equity.equity import Equity
@@ -159,8 +168,8 @@ def _grades(text: str) -> tuple[float, float]:
 
 def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, variant: str | None, top: int,
                   sim: int | None, candidates: int, plies: int, seed: int, workers: int | None, endgame_time: str,
-                  threads: int | None, grades_text: str, leaves: Path | None,
-                  lexicon: Path | None) -> None:  # fmt: skip
+                  threads: int | None, grades_text: str, leaves: Path | None, lexicon: Path | None,
+                  ray: str | None) -> None:  # fmt: skip
     """``analyze`` over many games: each reviewed (``--workers`` at a time), then the summary."""
     from literaki_cli.commands.common import EXIT_BATCH_FAILED
     from literaki_cli.engine.lexicon import Lexicon
@@ -186,7 +195,12 @@ def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, varian
         settings.check()
     review = ReviewSettings(str(lexicon) if lexicon else None, str(leaves) if leaves else None, variant, top,
                             settings, seconds, threads or (1 if processes > 1 else None))  # fmt: skip
-    outcomes, interrupted = _review_many(files, review, processes)
+    cluster = None
+    if ray is not None:
+        from literaki_cli.commands.runoptions import game_runner
+
+        cluster = game_runner(ray, workers)  # joined before any game: no cluster is one error first
+    outcomes, interrupted = _review_many(files, review, processes, cluster)
     _report_many(outcomes, grades, json_out, out)
     failed = sum(1 for o in outcomes if o.error is not None)
     if interrupted:
@@ -199,7 +213,7 @@ def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, varian
         raise typer.Exit(EXIT_BATCH_FAILED)
 
 
-def _review_many(files: list[str], settings, workers: int):
+def _review_many(files: list[str], settings, workers: int, cluster=None):
     """The outcomes of the games reviewed, in order, with a bar over the games on a terminal;
     and whether Ctrl-C stopped the review (the games finished are kept)."""
     from literaki_cli.review.many import review_games
@@ -210,7 +224,7 @@ def _review_many(files: list[str], settings, workers: int):
         from tqdm import tqdm
 
         bar = tqdm(total=len(files), unit="game", desc="reviewing", leave=False)
-    reviewing = review_games(files, settings, workers)
+    reviewing = review_games(files, settings, workers, cluster)
     try:
         for outcome in reviewing:
             outcomes.append(outcome)
@@ -218,14 +232,14 @@ def _review_many(files: list[str], settings, workers: int):
                 bar.update(1)
             if outcome.interrupted:  # Ctrl-C reached a simulation or an endgame search: the run stops too
                 reviewing.close()
-                return outcomes, True
+                return sorted(outcomes, key=lambda o: o.index), True
     except KeyboardInterrupt:
         reviewing.close()
-        return outcomes, True
+        return sorted(outcomes, key=lambda o: o.index), True
     finally:
         if bar is not None:
             bar.close()
-    return outcomes, False
+    return sorted(outcomes, key=lambda o: o.index), False
 
 
 def _report_many(outcomes, grades: tuple[float, float], json_out: bool, out: Path | None) -> None:

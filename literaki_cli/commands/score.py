@@ -145,7 +145,7 @@ def score_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """The exact score of a move, word by word.  Exit 1 when the move is not legal."""
-    from literaki_cli.analysis.positionquery import TurnScore, checked_rack, score_move
+    from literaki_cli.analysis.positionquery import TurnScore, checked_rack, refuse_finished, score_move
     from literaki_cli.engine.lexicon import Lexicon
 
     if batch:
@@ -157,7 +157,9 @@ def score_command(
         raise InputError("--workers: only with --batch")
     if position is None or not move:
         raise InputError("give a POSITION and a MOVE (or --batch for many)")
-    pos = load_position(position, variant, rules, fmt, lenient, turn, command="score").position
+    opened = load_position(position, variant, rules, fmt, lenient, turn, command="score")
+    refuse_finished(opened.game)
+    pos = opened.position
     the_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)
     text = " ".join(move)

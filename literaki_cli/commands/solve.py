@@ -155,6 +155,7 @@ def solve_command(
     from literaki_cli.analysis.positionquery import (
         checked_rack,
         endgame_start,
+        refuse_finished,
         solve_filters,
         solve_record,
         solving_rack,
@@ -198,6 +199,7 @@ def solve_command(
     if position is None:
         raise InputError("no POSITION: give a position file, '-' or a CGP string (or --batch for many)")
     opened = load_position(position, variant, rules, fmt, lenient, turn, command="solve")
+    refuse_finished(opened.game)
     pos = opened.position
     given_rack, warnings = checked_rack(pos, rack, lenient)
     print_warnings(warnings)

@@ -199,6 +199,7 @@ class GamePosition:
     event: GcgTurn | None  # the turn's line (None at the end)
     over: bool  # the game ended before this position (out, or passes)
     notes: list[str] = field(default_factory=list)
+    position_source: str = ""  # the record's name, for messages
 
     @property
     def played(self) -> str | None:
@@ -256,7 +257,7 @@ def _at(game: GcgGame, board: Board, totals: list[int], racks: list[str | None],
                         zero_turns)  # fmt: skip
     if game.lexicon:
         position.opcodes["lex"] = game.lexicon
-    return GamePosition(position, number, total, seat, game.nick(seat), event, over)
+    return GamePosition(position, number, total, seat, game.nick(seat), event, over, position_source=game.source)
 
 
 def _racks_before(game: GcgGame, steps: list[ReplayStep], number: int) -> list[str | None]:

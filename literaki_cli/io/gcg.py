@@ -156,23 +156,29 @@ def read_gcg(path: Path | str, variant: str | None = None, rules: Path | None = 
     """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`, :func:`decode_gcg`):
     a regular file of at most :data:`MAX_GCG_BYTES` (a pipe, a device or a directory is
     refused, never waited on)."""
+    name = os.fspath(path)
+    text, encoding = decode_gcg(read_gcg_bytes(name), name)
+    game = parse_gcg(text, name, variant, rules)
+    game.encoding = encoding
+    return game
+
+
+def read_gcg_bytes(path: Path | str) -> bytes:
+    """The bytes of the GCG file ``path``: a regular file of at most :data:`MAX_GCG_BYTES`;
+    InputError ``NAME: cannot read: why`` otherwise."""
     from literaki_cli.inputs import read_input_bytes
 
     name = os.fspath(path)
     if "\0" in name:
-        shown = name.replace("\0", "\\0")
-        raise InputError(f"{shown}: not a file name")
+        printable = name.replace("\0", "\\0")
+        raise InputError(f"{printable}: not a file name")
     try:
-        data = read_input_bytes(name, "game record", MAX_GCG_BYTES)
+        return read_input_bytes(name, "game record", MAX_GCG_BYTES)
     except InputError as exc:  # "NAME: why" -> "NAME: cannot read: why"
         why = str(exc).removeprefix(f"{name}: ")
         if why.startswith("cannot "):
             raise
         raise InputError(f"{name}: cannot read: {why}") from None
-    text, encoding = decode_gcg(data, name)
-    game = parse_gcg(text, name, variant, rules)
-    game.encoding = encoding
-    return game
 
 
 def decode_gcg(data: bytes, source: str) -> tuple[str, str]:
@@ -494,6 +500,7 @@ class _LineReader:
 __all__ = [
     "read_gcg",
     "decode_gcg",
+    "read_gcg_bytes",
     "parse_gcg",
     "GcgGame",
     "GcgPlayer",

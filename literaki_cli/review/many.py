@@ -105,22 +105,29 @@ class GameReviewer:
         self.table = open_leaves(Path(settings.leaves) if settings.leaves else None)
         self._endgames: dict[str, Any] = {}
 
-    def __call__(self, index: int, file: str) -> GameOutcome:
+    def __call__(self, index: int, file: str, data: bytes | None = None) -> GameOutcome:
+        """The review of the game in ``file`` (``data``: its bytes, read elsewhere, as a
+        cluster's actor gets them)."""
         started = time.perf_counter()
         try:
-            outcome = self._review(index, file)
+            outcome = self._review(index, file, data)
         except LiterakiError as exc:
             outcome = GameOutcome(index, file, error=str(exc))
         outcome.seconds = time.perf_counter() - started
         return outcome
 
-    def _review(self, index: int, file: str) -> GameOutcome:
+    def _review(self, index: int, file: str, data: bytes | None) -> GameOutcome:
         from literaki_cli.equity.equity import Equity
-        from literaki_cli.io.gcg import read_gcg
+        from literaki_cli.io.gcg import decode_gcg, parse_gcg, read_gcg
         from literaki_cli.review.game_review import analyze_game
 
         s = self.settings
-        record = read_gcg(file, s.variant)
+        if data is None:
+            record = read_gcg(file, s.variant)
+        else:
+            text, encoding = decode_gcg(data, file)
+            record = parse_gcg(text, file, s.variant)
+            record.encoding = encoding
         equity = Equity(self.table, record.variant)
         simulate = None
         if s.sim is not None:
@@ -165,10 +172,14 @@ def _review_in_worker(job: tuple[int, str]) -> GameOutcome:
     return _worker(*job)
 
 
-def review_games(files: list[str], settings: ReviewSettings, workers: int = 1) -> Iterator[GameOutcome]:
+def review_games(files: list[str], settings: ReviewSettings, workers: int = 1, cluster=None) -> Iterator[GameOutcome]:
     """Each file's :class:`GameOutcome`, in the order of ``files``: reviewed here, or by
-    ``workers`` forked processes (each opens the lexicon once).  Stopping the iteration (a
-    Ctrl-C in the caller) stops the workers."""
+    ``workers`` forked processes (each opens the lexicon once), or on a Ray ``cluster`` (a
+    :class:`~literaki_cli.cluster.RayRunner`: the files read here and sent; the outcomes in the
+    order they finish).  Stopping the iteration (a Ctrl-C in the caller) stops the workers."""
+    if cluster is not None:
+        yield from _on_cluster(files, settings, cluster)
+        return
     jobs = list(enumerate(files))
     if workers <= 1 or len(files) <= 1:
         reviewer = GameReviewer(settings)
@@ -186,6 +197,26 @@ def review_games(files: list[str], settings: ReviewSettings, workers: int = 1) -
         else:
             pool.terminate()
         pool.join()
+
+
+def _on_cluster(files: list[str], settings: ReviewSettings, cluster) -> Iterator[GameOutcome]:
+    """The games reviewed by the cluster's actors; a file that cannot be read here is an
+    outcome with its error at once, the others are sent."""
+    from literaki_cli.io.gcg import read_gcg_bytes
+
+    jobs = []
+    for index, file in enumerate(files):
+        try:
+            jobs.append((index, file, read_gcg_bytes(file)))
+        except LiterakiError as exc:
+            yield GameOutcome(index, file, error=str(exc))
+    finished = False
+    try:
+        if jobs:
+            yield from cluster.review(settings, jobs)
+        finished = True
+    finally:
+        cluster.stop(cancel=not finished)
 
 
 # --------------------------------------------------------------------------- the summary
