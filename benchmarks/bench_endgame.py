@@ -141,6 +141,20 @@ def make_endgames(generator: MoveGenerator, variant: Variant, count: int, seed: 
 # ----------------------------------------------------------------------------- the play-outs
 
 
+def battery(path: Path | None, positions: int, seed: int) -> tuple[Lexicon, Variant, MoveGenerator, list, float]:
+    """(the lexicon, the variant, a generator, the ``positions`` endgames of ``seed``, the seconds
+    they took to make); exits naming the lexicon when it cannot be opened."""
+    try:
+        lexicon = Lexicon.open(path)
+    except (LiterakiError, OSError) as error:
+        sys.exit(f"--lexicon {path}: {error}")
+    variant = load_variant()
+    generator = MoveGenerator(lexicon, variant)
+    started = time.perf_counter()
+    endgames = make_endgames(generator, variant, positions, seed)
+    return lexicon, variant, generator, endgames, time.perf_counter() - started
+
+
 def play_out(variant: Variant, board: Board, racks: tuple[str, str], first: Chooser, second: Chooser) -> int:
     """The spread change to the end of the game for the player to move (holding ``racks[0]``),
     who chooses by ``first``, the opponent by ``second``; the end rules applied."""
@@ -269,15 +283,8 @@ def main() -> None:
         parser.error(f"--seed {args.seed}: must be 0 or more")
     play_cap = args.play_cap or args.cap
     print(machine())
-    try:
-        lexicon = Lexicon.open(args.lexicon)
-    except (LiterakiError, OSError) as error:
-        sys.exit(f"--lexicon {args.lexicon}: {error}")
-    variant = load_variant()
-    generator = MoveGenerator(lexicon, variant)
-    started = time.perf_counter()
-    endgames = make_endgames(generator, variant, args.positions, args.seed)
-    print(f"{len(endgames)} endgames from self-play (seed {args.seed}) in {time.perf_counter() - started:.0f} s; "
+    lexicon, variant, generator, endgames, seconds = battery(args.lexicon, args.positions, args.seed)
+    print(f"{len(endgames)} endgames from self-play (seed {args.seed}) in {seconds:.0f} s; "
           f"one core, cap {args.cap:g} s, keep {args.keep}, play-out A capped at {play_cap:g} s a solve",
           flush=True)  # fmt: skip
 

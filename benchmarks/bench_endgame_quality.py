@@ -37,15 +37,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_endgame import WARM_UP_NODES, compiled_kernels, make_endgames  # noqa: E402
+from bench_endgame import WARM_UP_NODES, battery, compiled_kernels  # noqa: E402
 from common import ROOT, machine  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 from literaki_cli.endgame.solver import EndgameMove, EndgameSolver  # noqa: E402
-from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
-from literaki_cli.engine.movegen import CELLS, LENGTH, MoveGenerator  # noqa: E402
-from literaki_cli.engine.variant import load_variant  # noqa: E402
-from literaki_cli.errors import LiterakiError  # noqa: E402
+from literaki_cli.engine.movegen import CELLS, LENGTH  # noqa: E402
 
 #: The target share of positions whose quick first move is exactly best.
 TARGET = 0.90
@@ -81,15 +78,8 @@ def main() -> None:
         parser.error(f"--seed {args.seed}: must be 0 or more")
     run_started = time.perf_counter()
     print(machine())
-    try:
-        lexicon = Lexicon.open(args.lexicon)
-    except (LiterakiError, OSError) as error:
-        sys.exit(f"--lexicon {args.lexicon}: {error}")
-    variant = load_variant()
-    generator = MoveGenerator(lexicon, variant)
-    started = time.perf_counter()
-    endgames = make_endgames(generator, variant, args.positions, args.seed)
-    print(f"{len(endgames)} endgames from self-play (seed {args.seed}) in {time.perf_counter() - started:.0f} s; "
+    lexicon, variant, generator, endgames, seconds = battery(args.lexicon, args.positions, args.seed)
+    print(f"{len(endgames)} endgames from self-play (seed {args.seed}) in {seconds:.0f} s; "
           f"one core, quick {args.quick:g} s, long {args.long:g} s, keep 1, no line", flush=True)  # fmt: skip
 
     solver = EndgameSolver(lexicon, variant, threads=1)

@@ -262,7 +262,7 @@ def test_json_schema(played, flowing_lexicon, tmp_path, capsys):
     code, out, _ = run_cli(capsys, "analyze", str(path), "--lexicon", str(flowing_lexicon.path), "--json", "--top", "2")
     assert code == 0
     report = json.loads(out)
-    assert set(report) == {"turns", "players", "end", "encoding"}
+    assert set(report) == {"turns", "players", "end", "encoding", "notes"}
     assert report["end"]["convention"] == ("polish" if game.ended_by == "out" else None)  # passes: either way
     assert report["encoding"] == "utf-8"
     kinds = set()

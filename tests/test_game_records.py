@@ -287,3 +287,58 @@ def test_a_record_the_replay_loses_is_refused_at_the_later_turns():
     assert game_position(record, 2).position.rack == "aeiouyz"  # before the move that does not fit
     with pytest.raises(InputError, match=r"bad\.gcg: turn 3: the board is unknown: line 4's move 8H ZA"):
         game_position(record, 3)
+
+
+def test_every_turn_of_the_example_game_leads_to_the_next_by_its_move():
+    """examples/simulated-game.gcg: the move a turn's line plays, scored on that turn's position
+    (``score``'s own path), lays the board of the next turn, scores what the file claims, and
+    the scores and racks follow."""
+    import numpy as np
+
+    from literaki_cli.analysis.positionquery import score_placement
+    from literaki_cli.engine.move import parse_move
+    from literaki_cli.games.replay import move_text
+
+    def every_word(words):
+        return np.ones(len(words), dtype=bool)
+
+    record = parse_gcg((EXAMPLES / "simulated-game.gcg").read_text(encoding="utf-8"), "simulated-game.gcg")
+    turns = [event for event in record.turns if event.is_turn]
+    for number, event in enumerate(turns, 1):
+        here, after = game_position(record, number), game_position(record, number + 1)
+        assert here.position.rack == event.rack and here.played == move_text(event)
+        if event.kind == "place":
+            placement = parse_move(f"{event.coord} {event.word}", LITERAKI)
+            scored = score_placement(here.position, placement, here.position.rack, every_word)
+            assert scored.result.total == event.score and scored.valid, number
+            assert after.position.board.to_rows() == scored.board_after.to_rows(), number
+        else:
+            assert after.position.board.to_rows() == here.position.board.to_rows(), number
+        if number < len(turns):
+            assert after.position.scores[1] == event.total, number  # the mover of turn N is second at turn N + 1
+            assert here.position.racks[1] == turns[number].rack, number  # the opponent's rack: their next line's
+
+
+def test_solve_endgame_at_a_bag_empty_turn_of_a_record(flowing_lexicon, capsys):
+    """Turn 28 of the example game is played with the bag empty: --endgame takes the record's
+    racks (the mover's line and the opponent's next line) and solves it exactly."""
+    code, out, err = run_cli(capsys, "solve", str(EXAMPLES / "simulated-game.gcg"), "--turn", "28", "--endgame",
+                             "--json", "--lexicon", str(flowing_lexicon.path), "--threads", "1")  # fmt: skip
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["endgame"]["exact"] and answer["bag"] == 0 and answer["game"]["turn"] == 28
+    assert sum(answer["unseen"].values()) == 3  # the opponent's HNR
+
+
+def test_a_record_naming_another_word_list_says_so(flowing_lexicon, record_file, capsys):
+    path, _ = record_file
+    code, out, err = run_cli(capsys, "analyze", str(path), "--json", "--lexicon", str(flowing_lexicon.path),
+                             "--endgame-time", "0")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["notes"] == ["the record names the word list SJP; it is reviewed with w (a word the lists "
+                                        "differ on is judged by w: the turn's notes say so)"]  # fmt: skip
+    text = path.read_text(encoding="utf-8").replace("#lexicon SJP", "#lexicon sjp-20260201")
+    from literaki_cli.review.game_review import lexicon_note
+
+    assert lexicon_note("sjp-20260201", flowing_lexicon) is not None
+    assert "#lexicon sjp-20260201" in text

@@ -368,6 +368,8 @@ def _print_review(review) -> None:
                number_text(turn.sim_equity_loss)) if simulated else ()), ", ".join(marks),
         )  # fmt: skip
     console.print(table)
+    for note in review.notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
     if solved:
         console.print("by endgame: the exact endgame search (bag empty); equity = the spread change to the end of the "
                       "game (~: the search stopped at --endgame-time, an estimate)", markup=False)  # fmt: skip

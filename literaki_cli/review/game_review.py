@@ -239,12 +239,13 @@ class GameReview:
     turns: list[TurnReview]
     players: list[PlayerReview]
     end: EndOfGame | None = None  # how the record ends the game (None: it has no end-of-game lines)
+    notes: list[str] = field(default_factory=list)  # about the whole game (the lexicon it names)
 
     def as_dict(self) -> dict:
         """``analyze --json``."""
         end = self.end.as_dict() if self.end is not None else None
         return {"turns": [t.as_dict() for t in self.turns], "players": [p.as_dict() for p in self.players],
-                "end": end, "encoding": self.game.encoding}  # fmt: skip
+                "end": end, "encoding": self.game.encoding, "notes": list(self.notes)}  # fmt: skip
 
     def rows(self) -> list[dict]:
         """One flat record per turn (``--out``: the JSON's columns, ``played_coord`` and so on)."""
@@ -403,7 +404,23 @@ def analyze_game(
             progress(1)
     totals = replayed.table.totals
     players = _summaries(game, reviews, adjustments, totals, mistakes)
-    return GameReview(game, reviews, players, end_of_game(game, totals))
+    notes = [note] if (note := lexicon_note(game.lexicon, lexicon)) else []
+    return GameReview(game, reviews, players, end_of_game(game, totals), notes)
+
+
+def lexicon_note(named: str | None, lexicon: Lexicon) -> str | None:
+    """What to say when the record names a word list other than the one it is reviewed with
+    (names compared without case or extension; one the start of the other is the same list,
+    as SJP and sjp-20260201)."""
+    source = lexicon.meta.get("source", {}) if isinstance(lexicon.meta, dict) else {}
+    ours = str(source.get("file") or source.get("name") or "").rsplit(".", 1)[0]
+    if not named or not ours:
+        return None
+    a, b = named.lower(), ours.lower()
+    if a.startswith(b) or b.startswith(a):
+        return None
+    return (f"the record names the word list {named}; it is reviewed with {ours} (a word the lists differ on is "
+            f"judged by {ours}: the turn's notes say so)")
 
 
 def _withdraw(review: TurnReview) -> None:
@@ -634,6 +651,13 @@ def write_chart(review: GameReview, path: Path) -> Path:
     ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper left", fontsize="small")
     names = " vs ".join(p.nick for p in review.players)
     ax.set_title(f"{names}: equity lost per turn and the running spread")
+    return save_chart(fig, path)
+
+
+def save_chart(fig, path: Path) -> Path:
+    """Write a review's chart (PNG, 120 dpi) and free the figure."""
+    from matplotlib import pyplot as plt
+
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path

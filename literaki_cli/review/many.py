@@ -449,6 +449,8 @@ def write_season_chart(outcomes: list[GameOutcome], players: list[PlayerSeason],
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
+    from literaki_cli.review.game_review import save_chart
+
     fig, ax = plt.subplots(figsize=(9, 4.5))
     for player in players:
         xs, ys = [], []
@@ -464,9 +466,7 @@ def write_season_chart(outcomes: list[GameOutcome], players: list[PlayerSeason],
     ax.set_ylabel("mean equity lost per turn")
     ax.set_title("equity lost per turn over the games")
     ax.legend(loc="upper left", fontsize="small")
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return save_chart(fig, path)
 
 
 __all__ = [
