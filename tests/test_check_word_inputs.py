@@ -311,3 +311,24 @@ def test_no_help_page_shows_python_type_names(capsys, command):
     assert code == 0
     for leak in ("<bool>", "<list[", "<int", "<str>", "<float>", "<path>"):
         assert leak not in out, (command, leak)
+
+
+@pytest.mark.parametrize("args", [["show", "examples/simulated-game.gcg", "--turn", "5"],
+                                  ["analyze", "examples/simulated-game.gcg", "--endgame-time", "0"]])  # fmt: skip
+def test_a_closed_stdout_under_rich_output_ends_with_141_too(env_lexicon, monkeypatch, args):
+    """Rich's own answer to a reader gone away is exit 1; the commands that print through it
+    end as every other output does."""
+    from tests.conftest import ROOT
+
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        flush = write
+
+        def isatty(self):
+            return False
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(args) == 141

@@ -11,6 +11,7 @@ killed by SIGPIPE.
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import math
 import os
@@ -328,12 +329,25 @@ def output_console(stderr: bool = False):
     text at full width otherwise, so a pipe or a file gets every line and number whole."""
     import sys
 
-    from rich.console import Console
-
+    Console = _console_class()  # noqa: N806 - a class
     stream = sys.stderr if stderr else sys.stdout
     if stream.isatty():
         return Console(highlight=False, stderr=stderr)
     return Console(highlight=False, stderr=stderr, width=100_000, color_system=None, soft_wrap=True)
+
+
+@functools.cache
+def _console_class():
+    """Rich's Console, but a reader that went away (``| head``) ends the command as every
+    other output does (:class:`OutputClosed`: exit 141), not with rich's own exit 1."""
+    from rich.console import Console
+
+    class QuietConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise OutputClosed()
+
+    return QuietConsole
 
 
 def colour_enabled(stream) -> bool:
