@@ -130,6 +130,10 @@ class _Iteration:
     solved: bool  # no depth limit met: the values are the game's own
 
 
+#: Whether this process has the search's kernels ready (:meth:`EndgameSolver._load_kernels`).
+_kernels_ready = False
+
+
 class EndgameSolver:
     """Solves endgames for one lexicon and variant; the transposition table lives as long as
     the solver, so a game's later endgame positions reuse what earlier solves found."""
@@ -190,7 +194,9 @@ class EndgameSolver:
         the bag is empty) after ``passes`` passes in a row.  ``depth`` (plies), ``seconds`` and
         ``nodes`` limit the search (a node budget gives the same answer on every machine); the
         answer is then the best found so far, marked not exact.  ``line``: find the principal
-        variation (else it holds the first move only)."""
+        variation (else it holds the first move only).  The first solve of a process loads (or
+        compiles) the search's kernels before its clock starts: ``seconds`` is the search's."""
+        self._load_kernels()
         started = time.perf_counter()
         state = self._state(board, racks, _limits(started, seconds, nodes))
         with _stop_on_ctrl_c(state) as stopped:
@@ -224,6 +230,7 @@ class EndgameSolver:
                  seconds: float | None = None) -> MoveValue:  # fmt: skip
         """The value of one first move (a generator record; None: the pass): exact unless
         ``seconds`` ran out or Ctrl-C stopped the search."""
+        self._load_kernels()
         state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
         moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
         with _stop_on_ctrl_c(state) as stopped:
@@ -231,6 +238,21 @@ class EndgameSolver:
         return MoveValue(int(found.values[0]), found.solved, int(state.counters[NODES]), stopped.is_set())
 
     # ----------------------------------------------------------------- the search
+
+    def _load_kernels(self) -> None:
+        """Compile (or load from numba's cache) every kernel a solve runs, once a process, on a
+        throwaway endgame (an empty board, a tile a side) with a table of its own: the real
+        table is left as it was."""
+        global _kernels_ready
+        if _kernels_ready:
+            return
+        _kernels_ready = True
+        table = self._table
+        self._table = tuple(np.zeros(1 << 10, dtype=array.dtype) for array in table)
+        try:
+            self.solve(Board.for_variant(self.variant), ("a", "e"), keep=1, line=False)
+        finally:
+            self._table = table
 
     def _state(self, board: Board, racks: tuple[str, str], limits: np.ndarray) -> SearchState:
         """The search's state for the endgame, and its tables (:attr:`tables`) with its lexicon."""
