@@ -13,13 +13,13 @@ PACKAGE = ROOT / "literaki_cli"
 #: What each package must never import: the layers above it (the top-level modules errors,
 #: inputs, datafiles and outputs are below everything).
 FORBIDDEN = {
-    "engine": {"io", "games", "analysis", "review", "endgame", "equity", "montecarlo", "commands", "cluster"},
-    "io": {"games", "analysis", "review", "endgame", "equity", "montecarlo", "commands", "cluster"},
-    "endgame": {"io", "games", "analysis", "review", "montecarlo", "commands", "cluster"},
-    "equity": {"io", "games", "analysis", "review", "endgame", "montecarlo", "commands", "cluster"},
-    "games": {"review", "montecarlo", "commands", "cluster"},
-    "analysis": {"review", "cluster"},
-    "review": {"commands", "cluster"},
+    "engine": {"io", "games", "analysis", "review", "endgame", "equity", "montecarlo", "commands", "cluster", "web"},
+    "io": {"games", "analysis", "review", "endgame", "equity", "montecarlo", "commands", "cluster", "web"},
+    "endgame": {"io", "games", "analysis", "review", "montecarlo", "commands", "cluster", "web"},
+    "equity": {"io", "games", "analysis", "review", "endgame", "montecarlo", "commands", "cluster", "web"},
+    "games": {"review", "montecarlo", "commands", "cluster", "web"},
+    "analysis": {"review", "cluster", "web"},
+    "review": {"commands", "cluster", "web"},
 }
 
 

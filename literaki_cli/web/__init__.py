@@ -1,0 +1,1 @@
+"""The analysis board's server side: the JSON API (:mod:`.api`, docs/serve.md)."""

@@ -1,0 +1,224 @@
+"""The JSON API of the analysis board (docs/serve.md): each endpoint takes the object a
+``solve --batch`` / ``score --batch`` line takes and answers with the object the matching
+command prints with ``--json``, through the very code of those lines
+(:mod:`literaki_cli.analysis.batch`), so the board, scripts and the command line cannot
+disagree.
+
+Safety, as for any local server a browser can reach: requests whose ``Host`` is not one of
+``allowed_hosts`` are refused (DNS rebinding: a page elsewhere cannot make the browser talk to
+this server by a name of its own); a body over :data:`MAX_BODY` (:data:`MAX_GAME_BODY` for an
+endpoint that takes a game record) is 413 before it is read whole; every input goes through
+the command line's parsers, a bad one is 400 with the same one-line message; no request names
+a path on the server's disk.  The engine's work runs in a worker thread, one request at a time
+(the generator's tables are shared), so the event loop keeps answering.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from literaki_cli.errors import InputError, LiterakiError
+
+#: The largest request body (a position, a rack, a few words: a few kilobytes).
+MAX_BODY = 1 << 20
+#: The largest body of an endpoint that takes a game record (a GCG of notes and all).
+MAX_GAME_BODY = 5 << 20
+#: Host names a local server answers to (with any port).
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+#: The most words one check-word request may ask about.
+MAX_WORDS = 10_000
+
+
+class TooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request body is larger than {limit:,} bytes")
+
+
+@dataclass
+class Engine:
+    """What the endpoints share: the lexicon (opened on the first request that needs it), the
+    solver with its leave table, and the lock that lets one request at a time use them."""
+
+    lexicon_path: Path | None = None
+    leaves_path: Path | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    _lexicon: Any = None
+    _solver: Any = None
+
+    def lexicon(self):
+        from literaki_cli.engine.lexicon import Lexicon
+
+        if self._lexicon is None:
+            self._lexicon = Lexicon.open(self.lexicon_path)
+        return self._lexicon
+
+    def solver(self):
+        from literaki_cli.analysis.solve import PositionSolver
+
+        if self._solver is None:
+            self._solver = PositionSolver(self.lexicon(), self.leaves_path)
+        return self._solver
+
+
+def _answer_line(answerer, body: dict) -> JSONResponse:
+    """A batch line's answer for ``body``, as the command's ``--json`` object: 200, or 400 with
+    ``{"error": message}`` for input the command refuses, 422 for a move that is not legal
+    (``score``: the answer still says why)."""
+    from literaki_cli.analysis.batch import FAILED, INTERNAL, NEGATIVE
+
+    answer = answerer(2, json.dumps(body, ensure_ascii=False).encode("utf-8"))  # (line 1 may start with a BOM)
+    record = json.loads(answer.text)
+    record.pop("line", None)
+    if record.get("id") is None:
+        record.pop("id", None)
+    if answer.status == INTERNAL:
+        return JSONResponse(record, status_code=500)
+    if answer.status == FAILED:
+        return JSONResponse({"error": record["error"]}, status_code=400)
+    return JSONResponse(record, status_code=422 if answer.status == NEGATIVE else 200)
+
+
+def create_app(lexicon: Path | None = None, leaves: Path | None = None,
+               allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:  # fmt: skip
+    """The API's ASGI application, for the lexicon ``lexicon`` (None: the default one, as the
+    command line finds it) and the leave values ``leaves``."""
+    engine = Engine(lexicon, leaves)
+
+    async def solve(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_GAME_BODY)
+        return await _locked(engine, _solve, engine, body)
+
+    async def score(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_GAME_BODY)
+        return await _locked(engine, _score, engine, body)
+
+    async def position(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_GAME_BODY)
+        return await _locked(engine, _position, body)
+
+    async def check_word(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_BODY)
+        return await _locked(engine, _check_words, engine, body)
+
+    routes = [
+        Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/score", score, methods=["POST"]),
+        Route("/api/position", position, methods=["POST"]),
+        Route("/api/check-word", check_word, methods=["POST"]),
+    ]
+    hosts = [h for host in allowed_hosts for h in (host, host.strip("[]"))]
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+                     exception_handlers={TooLarge: _too_large, InputError: _bad_input,
+                                         LiterakiError: _cannot_answer})  # fmt: skip
+
+
+async def _locked(engine: Engine, work, *args) -> JSONResponse:
+    """``work(*args)`` in a worker thread, one at a time."""
+
+    def run():
+        with engine.lock:
+            return work(*args)
+
+    return await run_in_threadpool(run)
+
+
+async def _json_body(request: Request, limit: int) -> dict:
+    """The request's JSON object, at most ``limit`` bytes (TooLarge past it, before the rest is
+    read); InputError for anything that is not a JSON object."""
+    from literaki_cli.inputs import loads_json
+
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge(limit)
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise TooLarge(limit)
+    body = loads_json(bytes(data), "the request body")
+    if not isinstance(body, dict):
+        raise InputError("the request body must be a JSON object")
+    return body
+
+
+async def _too_large(request: Request, exc: TooLarge) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=413)
+
+
+async def _bad_input(request: Request, exc: InputError) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+async def _cannot_answer(request: Request, exc: LiterakiError) -> JSONResponse:
+    """The server's own trouble (no lexicon, a damaged leave file): 503, said in one line."""
+    return JSONResponse({"error": f"the server cannot answer: {exc}"}, status_code=503)
+
+
+# --------------------------------------------------------------------------- the endpoints' work
+
+
+def _solve(engine: Engine, body: dict) -> JSONResponse:
+    """``POST /api/solve``: a ``solve --batch`` line's object (``position``, ``turn``, ``rack``,
+    ``top``, ``all``, ``by``) -> what ``solve --json`` prints."""
+    from literaki_cli.analysis.batch import PositionReader, SolveLines
+    from literaki_cli.analysis.solve import SolveRequest
+
+    return _answer_line(SolveLines(engine.solver(), SolveRequest(), PositionReader()), body)
+
+
+def _score(engine: Engine, body: dict) -> JSONResponse:
+    """``POST /api/score``: ``position``, ``turn``, ``move``, ``rack`` -> what ``score --json``
+    prints (422 when the move is not legal: the answer says why)."""
+    from literaki_cli.analysis.batch import PositionReader, ScoreLines
+
+    return _answer_line(ScoreLines(engine.lexicon, PositionReader()), body)
+
+
+def _position(body: dict) -> JSONResponse:
+    """``POST /api/position``: ``position`` and ``turn`` -> what ``show --json`` prints (the
+    position, the unseen tiles, the bag, where in a game record it stands) and its warnings."""
+    from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text
+    from literaki_cli.analysis.positionquery import parse_turn, unseen_tiles_of
+    from literaki_cli.io.positionio import position_to_json
+
+    _check_keys(body, ("position", "turn"))
+    opened = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"'))
+    pos = opened.position
+    record = {"position": position_to_json(pos), **unseen_tiles_of(pos, pos.rack or None).as_dict(),
+              "game": opened.game.as_dict() if opened.game else None}  # fmt: skip
+    if opened.warnings:
+        record["warnings"] = opened.warnings
+    return JSONResponse(record)
+
+
+def _check_words(engine: Engine, body: dict) -> JSONResponse:
+    """``POST /api/check-word``: ``{"words": [...]}`` -> ``{"words": [...]}``, each the object a
+    line of ``check-word --json`` holds."""
+    from literaki_cli.analysis import wordcheck
+    from literaki_cli.analysis.batch import _check_keys
+    from literaki_cli.analysis.wordinput import lexicon_word_rules
+
+    _check_keys(body, ("words",))
+    words = body.get("words")
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        raise InputError("'words' must be a list of strings")
+    if len(words) > MAX_WORDS:
+        raise InputError(f"{len(words):,} words: at most {MAX_WORDS:,} a request")
+    lexicon = engine.lexicon()
+    verdicts = wordcheck.check_batch([w.strip() for w in words], lexicon.words, lexicon_word_rules(lexicon.meta))
+    return JSONResponse({"words": [v.as_dict() for v in verdicts]})
+
+
+__all__ = ["LOCAL_HOSTS", "MAX_BODY", "MAX_GAME_BODY", "create_app"]

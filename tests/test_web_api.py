@@ -1,0 +1,137 @@
+"""The analysis board's JSON API (issue 29, docs/serve.md) through Starlette's test client: every
+endpoint answers what the matching command prints with --json on the example files, and every
+bad input is a 400 (or 413) with the command's one-line message, never a 500."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("httpx2", reason="the web API's tests need httpx2 (the dev extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from literaki_cli.web.api import MAX_BODY, MAX_GAME_BODY, create_app  # noqa: E402
+from tests.conftest import ROOT, run_cli  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
+GAME = (EXAMPLES / "simulated-game.gcg").read_text(encoding="utf-8")
+CGP = (EXAMPLES / "game.cgp").read_text(encoding="utf-8").strip()
+
+
+@pytest.fixture(scope="module")
+def client(flowing_lexicon):
+    with TestClient(create_app(flowing_lexicon.path), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+
+
+def cli_json(capsys, *args) -> dict:
+    code, out, err = run_cli(capsys, *args)
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+def timeless(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in ("generation_ms", "seconds")}
+
+
+@pytest.mark.parametrize("body, args", [
+    ({"position": CGP}, [str(EXAMPLES / "game.cgp")]),
+    ({"position": CGP, "rack": "ŻWIKA?E", "top": 3, "by": "score"}, [str(EXAMPLES / "game.cgp"), "--rack", "ŻWIKA?E",
+                                                                    "--top", "3", "--by", "score"]),
+    ({"position": GAME, "turn": 12}, [str(EXAMPLES / "simulated-game.gcg"), "--turn", "12"]),
+])  # fmt: skip
+def test_solve_answers_what_solve_json_prints(client, flowing_lexicon, capsys, body, args):
+    response = client.post("/api/solve", json=body)
+    assert response.status_code == 200, response.text
+    expected = cli_json(capsys, "solve", *args, "--json", "--lexicon", str(flowing_lexicon.path))
+    assert timeless(response.json()) == timeless(expected)
+
+
+def test_score_answers_what_score_json_prints(client, flowing_lexicon, capsys):
+    for move, status in (("K6 TOY", 200), ("K5 KOTY", 422)):
+        response = client.post("/api/score", json={"position": CGP, "move": move})
+        assert response.status_code == status, response.text
+        expected = cli_json(capsys, "score", str(EXAMPLES / "game.cgp"), *move.split(), "--json", "--lexicon",
+                            str(flowing_lexicon.path))  # fmt: skip
+        assert response.json() == expected
+
+
+def test_position_answers_what_show_json_prints(client, capsys):
+    response = client.post("/api/position", json={"position": GAME, "turn": 5})
+    assert response.status_code == 200, response.text
+    expected = cli_json(capsys, "show", str(EXAMPLES / "simulated-game.gcg"), "--turn", "5", "--json")
+    assert response.json() == expected
+
+
+def test_check_word_answers_what_check_word_json_prints(client, flowing_lexicon, capsys):
+    words = ["kot", "KOT", "xyz", "ąę", ""]
+    response = client.post("/api/check-word", json={"words": words})
+    assert response.status_code == 200, response.text
+    code, out, err = run_cli(capsys, "check-word", *words[:-1], "--json", "--lexicon", str(flowing_lexicon.path))
+    assert response.json()["words"][:-1] == [json.loads(line) for line in out.splitlines()]
+    assert response.json()["words"][-1]["reason"] == "empty"
+
+
+@pytest.mark.parametrize("path, body, words", [
+    ("/api/solve", {"position": "15/15 ABC/ 0/0 0"}, ["unexpected character"]),
+    ("/api/solve", {"position": CGP, "rack": "123"}, ["rack"]),
+    ("/api/solve", {"position": GAME}, ['give "turn": N']),
+    ("/api/solve", {"position": GAME, "turn": 99}, ["no turn 99"]),
+    ("/api/solve", {"position": CGP, "colour": "red"}, ["unknown key 'colour'"]),
+    ("/api/score", {"position": CGP}, ["no 'move'"]),
+    ("/api/score", {"position": CGP, "move": "ZZ9 KOT"}, ["ZZ9"]),
+    ("/api/position", {"position": "{"}, ["JSON"]),
+    ("/api/position", {"position": GAME, "turn": "x"}, ["give a turn number"]),
+    ("/api/check-word", {"words": "kot"}, ["'words' must be a list of strings"]),
+])  # fmt: skip
+def test_bad_input_is_a_400_with_the_commands_message(client, path, body, words):
+    response = client.post(path, json=body)
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert "\n" not in error and "Traceback" not in error
+    for word in words:
+        assert word in error, error
+
+
+def test_a_body_that_is_no_json_object_is_a_400(client):
+    for data in (b"[1, 2]", b"{", b"\xff\xfe", b"NaN"):
+        response = client.post("/api/solve", content=data, headers={"content-type": "application/json"})
+        assert response.status_code == 400, (data, response.text)
+
+
+def test_bodies_over_the_limits_are_413(client):
+    big = {"position": CGP, "rack": "a" * MAX_GAME_BODY}
+    assert client.post("/api/solve", json=big).status_code == 413
+    assert client.post("/api/check-word", json={"words": ["a" * MAX_BODY]}).status_code == 413
+
+    def chunks():  # no Content-Length: counted as it comes
+        yield b'{"words": ["'
+        for _ in range(MAX_BODY // 65536 + 2):
+            yield b"a" * 65536
+        yield b'"]}'
+
+    assert client.post("/api/check-word", content=chunks()).status_code == 413
+
+
+def test_a_foreign_host_header_is_refused(flowing_lexicon):
+    """DNS rebinding: a page that names this server by its own domain gets nothing."""
+    with TestClient(create_app(flowing_lexicon.path), base_url="http://evil.example:8765") as foreign:
+        response = foreign.post("/api/check-word", json={"words": ["kot"]})
+    assert response.status_code == 400
+    with TestClient(create_app(flowing_lexicon.path), base_url="http://localhost:8765") as local:
+        assert local.post("/api/check-word", json={"words": ["kot"]}).status_code == 200
+
+
+def test_only_post_and_no_path_on_disk(client):
+    assert client.get("/api/solve").status_code == 405
+    assert client.post("/api/solve", json={"position": str(EXAMPLES / "game.cgp")}).status_code == 400
+    assert client.get("/etc/passwd").status_code == 404
+
+
+def test_a_server_without_a_lexicon_says_so_in_one_line(tmp_path):
+    with TestClient(create_app(tmp_path / "none.lexicon"), base_url="http://127.0.0.1") as lost:
+        response = lost.post("/api/check-word", json={"words": ["kot"]})
+    assert response.status_code == 503
+    assert response.json()["error"].startswith("the server cannot answer: ")
