@@ -135,3 +135,66 @@ def test_a_server_without_a_lexicon_says_so_in_one_line(tmp_path):
         response = lost.post("/api/check-word", json={"words": ["kot"]})
     assert response.status_code == 503
     assert response.json()["error"].startswith("the server cannot answer: ")
+
+
+def test_the_page_and_its_files_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    for name in ("board.js", "board.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../api.py").status_code == 404
+    setup = client.get("/api/setup").json()
+    assert setup["variant"]["rows"] == 15 and setup["variant"]["columns_letters"] == "abcdefghijklmno"
+    assert setup["variant"]["tiles"]["ż"]["value"] == 5 and setup["position"] is None
+    assert client.get("/api/texts/en").json()["undo"] == "Undo"
+    assert client.get("/api/texts/pl").json()["undo"] == "Cofnij"
+    assert client.get("/api/texts/de").status_code == 400
+
+
+def test_both_languages_have_every_text_of_the_page():
+    from literaki_cli.web.api import board_texts
+
+    assert set(board_texts("pl")) == set(board_texts("en"))
+
+
+def test_literaki_serve_starts_prints_its_address_and_answers(flowing_lexicon, tmp_path):
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "literaki_cli", "serve", str(EXAMPLES / "game.cgp"), "--no-open",
+                             "--port", str(port), "--lexicon", str(flowing_lexicon.path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        line = proc.stdout.readline()
+        assert line == f"literaki: the board is at http://127.0.0.1:{port}/ (Ctrl-C stops the server)\n"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/setup", timeout=5) as answer:
+                    setup = json.loads(answer.read())
+                break
+            except OSError:
+                assert time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.2)
+        assert setup["position"]["racks"][0] == "KOTAŁW?"
+        busy = subprocess.run([sys.executable, "-m", "literaki_cli", "serve", "--no-open", "--port", str(port),
+                               "--lexicon", str(flowing_lexicon.path)], capture_output=True, text=True,
+                              timeout=60)  # fmt: skip
+        assert busy.returncode == 2 and busy.stderr.startswith(f"literaki: error: cannot listen on 127.0.0.1:{port}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_serve_refuses_a_bad_language_and_a_turn_without_a_record(capsys):
+    code, out, err = run_cli(capsys, "serve", "--lang", "de", "--no-open")
+    assert code == 2 and "--lang 'de': choose one of pl, en" in err
+    code, out, err = run_cli(capsys, "serve", "--turn", "3", "--no-open")
+    assert code == 2 and "--turn: only with a game record" in err

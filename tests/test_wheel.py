@@ -60,6 +60,7 @@ def test_wheel_holds_every_data_file_and_the_license(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     data = [p.relative_to(ROOT).as_posix() for name in PACKAGES for p in (ROOT / name).rglob("*.toml")]
     assert any(d.startswith("literaki_cli/locales/") for d in data)
+    data += [p.relative_to(ROOT).as_posix() for p in (ROOT / "literaki_cli" / "web" / "static").iterdir()]  # the page
     missing = [d for d in data if d not in names]
     assert missing == [], f"data files not in the wheel (pyproject package-data): {missing}"
     licenses = [n for n in names if n.endswith("/LICENSE") and ".dist-info/" in n]

@@ -19,7 +19,7 @@ from literaki_cli.commands.common import app, main, run
 
 #: The command modules, in the order ``literaki --help`` lists their commands.
 COMMAND_MODULES = ("lexicon", "check_word", "words", "judge", "score", "solve", "leaves", "anagram", "play", "simulate",
-                   "analyze")  # fmt: skip
+                   "analyze", "serve")  # fmt: skip
 
 #: The module that defines each command (a command not named here: every module is imported).
 COMMAND_HOMES = {
@@ -38,6 +38,7 @@ COMMAND_HOMES = {
     "simulate": "simulate",
     "report": "simulate",
     "analyze": "analyze",
+    "serve": "serve",
 }
 
 _registered: set[str] = set()

@@ -26,8 +26,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from literaki_cli.errors import InputError, LiterakiError
 
@@ -39,6 +40,56 @@ MAX_GAME_BODY = 5 << 20
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: The most words one check-word request may ask about.
 MAX_WORDS = 10_000
+
+
+#: The page's own files (HTML, CSS, JavaScript): shipped in the package, no network needed.
+STATIC = Path(__file__).resolve().parent / "static"
+#: The page may load only its own files and talk only to its own server.
+PAGE_HEADERS = {"content-security-policy": "default-src 'self'; style-src 'self' 'unsafe-inline'",
+                "x-content-type-options": "nosniff"}  # fmt: skip
+LANGUAGES = ("pl", "en")
+
+
+@dataclass(frozen=True)
+class BoardSetup:
+    """What the page starts with: the variant's board, the language, a position (its JSON, as
+    ``show --to json`` writes it) or none."""
+
+    variant: str = "literaki"
+    lang: str = "pl"
+    position: dict | None = None
+
+    def as_dict(self) -> dict:
+        from literaki_cli.engine.variant import load_variant
+
+        return {"variant": variant_layout(load_variant(self.variant)), "lang": self.lang, "position": self.position}
+
+
+def variant_layout(variant) -> dict:
+    """The board as the page draws it: each square's fill and label, and each tile's face
+    colour, value and count, from the same description the terminal and the images use
+    (:mod:`literaki_cli.io.render`)."""
+    from literaki_cli.engine.coords import COLUMN_LETTERS
+    from literaki_cli.io.render import BLANK_TILE_FILL, TILE_TINT, square_look
+
+    board = variant.board
+    squares = [[square_look(board.kind_at(r, c), (r, c) == board.start).__dict__ for c in range(board.columns)]
+               for r in range(board.rows)]  # fmt: skip
+    tiles = {letter: {"value": tile.value, "count": tile.count, "colour": tile.colour,
+                      "face": TILE_TINT.get(tile.colour, BLANK_TILE_FILL)}
+             for letter, tile in variant.tiles.items()}  # fmt: skip
+    return {"name": variant.name, "rows": board.rows, "columns": board.columns,
+            "columns_letters": COLUMN_LETTERS[: board.columns], "start": list(board.start), "squares": squares,
+            "tiles": tiles, "blanks": variant.blanks, "rack_size": variant.rack_size}  # fmt: skip
+
+
+def board_texts(lang: str) -> dict:
+    """The page's texts in ``lang`` (the ``[board]`` table of ``locales/<lang>.toml``)."""
+    import tomllib
+    from importlib import resources
+
+    text = (resources.files("literaki_cli") / "locales" / f"{lang}.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)["board"]
 
 
 class TooLarge(Exception):
@@ -91,10 +142,13 @@ def _answer_line(answerer, body: dict) -> JSONResponse:
 
 
 def create_app(lexicon: Path | None = None, leaves: Path | None = None,
-               allowed_hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:  # fmt: skip
-    """The API's ASGI application, for the lexicon ``lexicon`` (None: the default one, as the
-    command line finds it) and the leave values ``leaves``."""
+               allowed_hosts: tuple[str, ...] = LOCAL_HOSTS,
+               setup: BoardSetup | None = None) -> Starlette:  # fmt: skip
+    """The board's ASGI application (the page at ``/``, its files under ``/static``, the API
+    under ``/api``), for the lexicon ``lexicon`` (None: the default one, as the command line
+    finds it), the leave values ``leaves`` and what the page starts with (``setup``)."""
     engine = Engine(lexicon, leaves)
+    setup = setup or BoardSetup()
 
     async def solve(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -112,7 +166,27 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
         body = await _json_body(request, MAX_BODY)
         return await _locked(engine, _check_words, engine, body)
 
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "board.html", headers=PAGE_HEADERS)
+
+    async def board_setup(request: Request) -> JSONResponse:
+        return JSONResponse(setup.as_dict())
+
+    async def texts(request: Request) -> JSONResponse:
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            raise InputError(f"no language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        return JSONResponse(board_texts(lang))
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     routes = [
+        Route("/", page, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/api/setup", board_setup, methods=["GET"]),
+        Route("/api/texts/{lang}", texts, methods=["GET"]),
         Route("/api/solve", solve, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
@@ -221,4 +295,4 @@ def _check_words(engine: Engine, body: dict) -> JSONResponse:
     return JSONResponse({"words": [v.as_dict() for v in verdicts]})
 
 
-__all__ = ["LOCAL_HOSTS", "MAX_BODY", "MAX_GAME_BODY", "create_app"]
+__all__ = ["LOCAL_HOSTS", "MAX_BODY", "MAX_GAME_BODY", "BoardSetup", "create_app", "variant_layout"]

@@ -1,0 +1,325 @@
+// The analysis board: a board to type on, the rack and the scores, the moves the engine finds
+// (POST /api/solve, the object `solve --json` prints), the unseen tiles (POST /api/position).
+// No framework and no build step: the page is these three files, served by the package.
+"use strict";
+
+const POLISH = /^[aąbcćdeęfghijklłmnńoóprsśtuwyzźż]$/i;
+const state = {
+  variant: null, texts: {}, lang: "pl", board: [], cursor: { r: -1, c: -1, dir: "across" },
+  history: [], future: [], moves: [], selected: -1, generation: 0, timer: null,
+};
+
+const $ = (id) => document.getElementById(id);
+const text = (key, fields = {}) => (state.texts[key] || key).replace(/\{(\w+)\}/g, (_, k) => fields[k] ?? "");
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json();
+  return { status: response.status, answer };
+}
+
+// ----------------------------------------------------------------------------- the board
+
+function squareName(r, c) { return state.variant.columns_letters[c] + String(r + 1); }
+
+function buildBoard() {
+  const v = state.variant;
+  const grid = $("board");
+  grid.style.gridTemplateColumns = `1.6rem repeat(${v.columns}, 2.1rem)`;
+  grid.innerHTML = "";
+  grid.appendChild(cellOf("head", ""));
+  for (let c = 0; c < v.columns; c++) grid.appendChild(cellOf("head", v.columns_letters[c]));
+  for (let r = 0; r < v.rows; r++) {
+    grid.appendChild(cellOf("head", String(r + 1)));
+    for (let c = 0; c < v.columns; c++) {
+      const square = v.squares[r][c];
+      const cell = cellOf("cell", "");
+      cell.dataset.square = squareName(r, c);
+      cell.dataset.row = r;
+      cell.dataset.col = c;
+      cell.style.background = square.fill;
+      const label = document.createElement("span");
+      label.className = "label";
+      label.textContent = square.label;
+      cell.appendChild(label);
+      cell.addEventListener("click", () => clickSquare(r, c));
+      grid.appendChild(cell);
+    }
+  }
+}
+
+function cellOf(kind, content) {
+  const div = document.createElement("div");
+  div.className = kind === "head" ? "cell head" : "cell";
+  div.textContent = content;
+  return div;
+}
+
+function tileElement(letter, blank, ghost) {
+  const tile = document.createElement("div");
+  const info = state.variant.tiles[letter.toLowerCase()];
+  tile.className = "tile" + (blank ? " blank" : "") + (ghost ? " ghost" : "");
+  tile.textContent = blank ? letter.toLowerCase() : letter.toUpperCase();
+  if (!blank && info) {
+    tile.style.background = info.face;
+    const value = document.createElement("sub");
+    value.textContent = info.value;
+    tile.appendChild(value);
+  }
+  return tile;
+}
+
+function render() {
+  const ghosts = new Map();
+  const move = state.moves[state.selected];
+  if (move) for (const t of move.placed) ghosts.set(`${t.row},${t.col}`, t);
+  for (const cell of document.querySelectorAll("#board .cell[data-square]")) {
+    const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
+    for (const old of cell.querySelectorAll(".tile")) old.remove();
+    const here = state.board[r][c];
+    const ghost = ghosts.get(`${r},${c}`);
+    cell.dataset.letter = here ? (here.blank ? here.letter.toLowerCase() : here.letter.toUpperCase()) : "";
+    if (here) cell.appendChild(tileElement(here.letter, here.blank, false));
+    else if (ghost) cell.appendChild(tileElement(ghost.letter, ghost.blank, true));
+    const cursor = state.cursor.r === r && state.cursor.c === c;
+    cell.classList.toggle("cursor", cursor);
+    cell.classList.toggle("across", cursor && state.cursor.dir === "across");
+    cell.classList.toggle("down", cursor && state.cursor.dir === "down");
+  }
+}
+
+function clickSquare(r, c) {
+  $("typing").focus();
+  if (state.cursor.r === r && state.cursor.c === c) {
+    state.cursor.dir = state.cursor.dir === "across" ? "down" : "across";
+  } else {
+    state.cursor = { r, c, dir: state.cursor.dir };
+  }
+  render();
+}
+
+function step(sign) {
+  const v = state.variant, cur = state.cursor;
+  const r = cur.r + (cur.dir === "down" ? sign : 0), c = cur.c + (cur.dir === "across" ? sign : 0);
+  if (r >= 0 && r < v.rows && c >= 0 && c < v.columns) { cur.r = r; cur.c = c; }
+}
+
+function placeLetters(typed) {
+  // Letters arrive as text in the hidden typing field (any keyboard, layout or input method):
+  // an upper-case letter (typed with Shift) is a blank standing for it.
+  const letters = [...typed].filter((ch) => POLISH.test(ch));
+  if (!letters.length || state.cursor.r < 0) return;
+  change(() => {
+    for (const ch of letters) {
+      state.board[state.cursor.r][state.cursor.c] = { letter: ch.toLowerCase(), blank: ch !== ch.toLowerCase() };
+      step(1);
+    }
+  });
+}
+
+function onKey(event) {
+  const cur = state.cursor;
+  if (cur.r < 0 || event.metaKey || (event.ctrlKey && !event.altKey)) return;
+  if (event.key === "Backspace") {
+    change(() => { if (!state.board[cur.r][cur.c]) step(-1); state.board[cur.r][cur.c] = null; });
+  } else if (event.key === "Delete") {
+    change(() => { state.board[cur.r][cur.c] = null; });
+  } else if (event.key.startsWith("Arrow")) {
+    const dir = { ArrowRight: ["across", 1], ArrowLeft: ["across", -1], ArrowDown: ["down", 1], ArrowUp: ["down", -1] };
+    const [d, sign] = dir[event.key];
+    cur.dir = d;
+    step(sign);
+    render();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// ----------------------------------------------------------------------------- edits and history
+
+function snapshot() {
+  return JSON.stringify({ board: state.board, rack: $("rack").value, s0: $("score0").value, s1: $("score1").value });
+}
+
+function restore(saved) {
+  const s = JSON.parse(saved);
+  state.board = s.board;
+  $("rack").value = s.rack;
+  $("score0").value = s.s0;
+  $("score1").value = s.s1;
+}
+
+function change(edit) {
+  state.history.push(snapshot());
+  state.future = [];
+  edit();
+  state.selected = -1;
+  render();
+  schedule();
+}
+
+function undo() {
+  if (!state.history.length) return;
+  state.future.push(snapshot());
+  restore(state.history.pop());
+  render();
+  schedule();
+}
+
+function redo() {
+  if (!state.future.length) return;
+  state.history.push(snapshot());
+  restore(state.future.pop());
+  render();
+  schedule();
+}
+
+// ----------------------------------------------------------------------------- asking the engine
+
+function toCGP() {
+  const v = state.variant;
+  const rows = state.board.map((row) => {
+    let out = "", run = 0;
+    for (const cell of row) {
+      if (!cell) { run++; continue; }
+      if (run) { out += run; run = 0; }
+      out += cell.blank ? cell.letter.toLowerCase() : cell.letter.toUpperCase();
+    }
+    return out + (run ? run : "");
+  });
+  const rack = $("rack").value.trim().toUpperCase();
+  const scores = `${Number($("score0").value) || 0}/${Number($("score1").value) || 0}`;
+  return `${rows.join("/")} ${rack}/ ${scores} 0 var ${v.name};`;
+}
+
+function schedule() {
+  clearTimeout(state.timer);
+  state.timer = setTimeout(update, 120);
+}
+
+async function update() {
+  const generation = ++state.generation;
+  const position = toCGP();
+  const rack = $("rack").value.trim();
+  const started = performance.now();
+  const shown = await api("/api/position", { position });
+  if (generation !== state.generation) return;  // an edit came since: its answer will do
+  if (shown.status !== 200) {
+    showProblem(shown.answer.error);
+    showMoves([]);
+    return;
+  }
+  $("problems").textContent = (shown.answer.warnings || []).join("; ");
+  showUnseen(shown.answer);
+  if (!rack) { showMoves([]); $("status").textContent = text("no_rack"); return; }
+  const solved = await api("/api/solve", { position, top: 20 });
+  if (generation !== state.generation) return;
+  if (solved.status !== 200) { showProblem(solved.answer.error); showMoves([]); return; }
+  showUnseen(solved.answer);
+  showMoves(solved.answer.moves);
+  $("status").textContent = text("moves_found", { count: solved.answer.count, ms: Math.round(performance.now() - started) });
+}
+
+function showProblem(message) {
+  $("problems").textContent = message || "";
+  if (message) $("status").textContent = "";
+}
+
+function showUnseen(answer) {
+  const tiles = Object.entries(answer.unseen).map(([t, n]) => (n > 1 ? `${t}${n}` : t)).join(" ");
+  const count = Object.values(answer.unseen).reduce((a, b) => a + b, 0);
+  $("unseen").textContent = text("unseen", { count, bag: answer.bag, tiles });
+  $("unseen").dataset.bag = answer.bag;
+}
+
+function showMoves(moves) {
+  state.moves = moves;
+  state.selected = -1;
+  const body = document.querySelector("#moves tbody");
+  body.innerHTML = "";
+  moves.forEach((m, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.rank = m.rank;
+    const cells = [m.rank, m.coord, m.display, m.score, m.leave || "-", m.equity.toFixed(1),
+                   m.words.map((w) => `${w.word} ${w.score}`).join(", ")];
+    cells.forEach((value, k) => {
+      const td = document.createElement("td");
+      td.textContent = value;
+      if (k === 0 || k === 3 || k === 5) td.className = "num";
+      tr.appendChild(td);
+    });
+    const play = document.createElement("td");
+    const button = document.createElement("button");
+    button.textContent = text("play");
+    button.className = "play";
+    button.addEventListener("click", (event) => { event.stopPropagation(); playMove(m); });
+    play.appendChild(button);
+    tr.appendChild(play);
+    tr.addEventListener("mouseenter", () => { state.selected = i; render(); });
+    tr.addEventListener("mouseleave", () => { state.selected = -1; render(); });
+    body.appendChild(tr);
+  });
+  render();
+}
+
+function playMove(move) {
+  change(() => {
+    for (const t of move.placed) state.board[t.row][t.col] = { letter: t.letter.toLowerCase(), blank: t.blank };
+    $("score0").value = (Number($("score0").value) || 0) + move.score;
+    $("rack").value = move.leave;
+  });
+}
+
+// ----------------------------------------------------------------------------- start
+
+function loadPosition(position) {
+  const v = state.variant;
+  state.board = Array.from({ length: v.rows }, () => Array(v.columns).fill(null));
+  if (!position) return;
+  position.board.forEach((row, r) => [...row].forEach((ch, c) => {
+    if (ch !== ".") state.board[r][c] = { letter: ch.toLowerCase(), blank: ch !== ch.toUpperCase() };
+  }));
+  $("rack").value = (position.racks[0] || "").toUpperCase();
+  $("score0").value = position.scores[0] || 0;
+  $("score1").value = position.scores[1] || 0;
+}
+
+function applyTexts() {
+  document.documentElement.lang = state.lang;
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = text(el.dataset.text);
+  $("lang").textContent = state.lang === "pl" ? "English" : "Polski";
+}
+
+async function setLanguage(lang) {
+  state.lang = lang;
+  state.texts = (await api(`/api/texts/${lang}`)).answer;
+  applyTexts();
+}
+
+async function start() {
+  const setup = (await api("/api/setup")).answer;
+  state.variant = setup.variant;
+  await setLanguage(setup.lang);
+  buildBoard();
+  loadPosition(setup.position);
+  render();
+  const typing = $("typing");
+  typing.addEventListener("keydown", onKey);
+  typing.addEventListener("input", () => { placeLetters(typing.value); typing.value = ""; });
+  for (const id of ["rack", "score0", "score1"]) {
+    $(id).addEventListener("input", () => { state.history.push(snapshot()); state.future = []; schedule(); });
+  }
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("clear").addEventListener("click", () => change(() => loadPosition(null)));
+  $("lang").addEventListener("click", () => setLanguage(state.lang === "pl" ? "en" : "pl"));
+  document.body.dataset.ready = "true";
+  schedule();
+}
+
+start();
