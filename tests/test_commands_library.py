@@ -206,5 +206,5 @@ def test_cli_is_a_thin_reexport():
     assert cli.main is commands.main and cli.run is commands.run
     names = [c.name for c in commands.app.registered_commands]
     assert names == ["build-lexicon", "lexicon-info", "lexicon-diff", "check-word", "words", "judge", "show", "score",
-                     "solve", "anagram", "play", "simulate", "report", "analyze"]  # fmt: skip
+                     "solve", "anagram", "play", "simulate", "report", "analyze", "serve"]  # fmt: skip
     assert Path(commands.__file__).parent.joinpath("common.py").is_file()
