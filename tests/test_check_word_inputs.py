@@ -148,16 +148,19 @@ def test_a_closed_stdout_ends_quietly_with_141(small_lexicon, tmp_path, options)
         assert proc.stderr == "status=141\n", (reader, proc.stderr)
 
 
+class ClosedPipe:
+    """Standard output whose reader went away."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    flush = write
+
+    def isatty(self):
+        return False
+
+
 def test_a_closed_stdout_in_process(env_lexicon, monkeypatch):
-    class ClosedPipe:
-        def write(self, text):
-            raise BrokenPipeError(32, "Broken pipe")
-
-        flush = write
-
-        def isatty(self):
-            return False
-
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert main(["check-word", "kot", "ala"]) == 141
 
@@ -319,15 +322,6 @@ def test_a_closed_stdout_under_rich_output_ends_with_141_too(env_lexicon, monkey
     """Rich's own answer to a reader gone away is exit 1; the commands that print through it
     end as every other output does."""
     from tests.conftest import ROOT
-
-    class ClosedPipe:
-        def write(self, text):
-            raise BrokenPipeError(32, "Broken pipe")
-
-        flush = write
-
-        def isatty(self):
-            return False
 
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(sys, "stdout", ClosedPipe())

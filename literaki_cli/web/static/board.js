@@ -163,21 +163,17 @@ function change(edit) {
   schedule();
 }
 
-function undo() {
-  if (!state.history.length) return;
-  state.future.push(snapshot());
-  restore(state.history.pop());
+function travel(from, to) {
+  // undo: from the history to the future; redo: back
+  if (!from.length) return;
+  to.push(snapshot());
+  restore(from.pop());
   render();
   schedule();
 }
 
-function redo() {
-  if (!state.future.length) return;
-  state.history.push(snapshot());
-  restore(state.future.pop());
-  render();
-  schedule();
-}
+const undo = () => travel(state.history, state.future);
+const redo = () => travel(state.future, state.history);
 
 // ----------------------------------------------------------------------------- asking the engine
 
