@@ -7,24 +7,31 @@ from literaki_cli.games.game import EXCHANGE, PASS, Game
 from literaki_cli.io.gcg import VARIANT_PRAGMA
 
 
+def gcg_header(players: list[tuple[str, str]], variant_name: str, lexicon_name: str) -> list[str]:
+    """A record's first lines: the encoding, the players (nick, name), the lexicon, the variant
+    when it is not Literaki (a reader needs the board before the first move)."""
+    lines = ["#character-encoding UTF-8"]
+    lines += [f"#player{i} {nick} {name}" for i, (nick, name) in enumerate(players, 1)]
+    lines.append(f"#lexicon {lexicon_name}")
+    if variant_name != "literaki":
+        lines.append(f"{VARIANT_PRAGMA} {variant_name}")
+    return lines
+
+
+def turn_line(nick: str, rack: str, play: str, score: int, total: int) -> str:
+    """A turn's line: ``play`` is the GCG notation (``8H ŻÓ.W``, ``-ABC`` an exchange, ``-`` a pass)."""
+    return f">{nick}: {rack.upper()} {play} {score:+d} {total}"
+
+
 def game_to_gcg(game: Game, lexicon_name: str = "SJP", title: str = "") -> str:
     """The GCG text of ``game``: every turn with its rack, then the end-of-game adjustments."""
-    lines = ["#character-encoding UTF-8"]
-    for i, player in enumerate(game.players, 1):
-        lines.append(f"#player{i} {player.name} {getattr(player, 'level', None) and player.level.title or player.name}")
-    lines.append(f"#lexicon {lexicon_name}")
-    if game.variant.name != "literaki":  # a reader needs the board before the first move
-        lines.append(f"{VARIANT_PRAGMA} {game.variant.name}")
+    players = [(p.name, getattr(p, "level", None) and p.level.title or p.name) for p in game.players]
+    lines = gcg_header(players, game.variant.name, lexicon_name)
     lines.append(f"#title {title or f'{game.variant.name} game {game.game_id}'}")
     lines.append(f"#id literaki {game.seed}-{game.game_id}")
     for t in game.turns:
-        rack = t.rack.upper()
-        if t.kind == PASS:
-            lines.append(f">{t.nick}: {rack} - +0 {t.total}")
-        elif t.kind == EXCHANGE:
-            lines.append(f">{t.nick}: {rack} -{t.exchanged.upper()} +0 {t.total}")
-        else:
-            lines.append(f">{t.nick}: {rack} {t.play} +{t.score} {t.total}")
+        play = "-" if t.kind == PASS else f"-{t.exchanged.upper()}" if t.kind == EXCHANGE else t.play
+        lines.append(turn_line(t.nick, t.rack, play, 0 if t.kind in (PASS, EXCHANGE) else t.score, t.total))
     cumulative = {p: t.total for t in game.turns for p in [t.player]}
     for adj in game.adjustments:
         cumulative[adj.player] = cumulative.get(adj.player, 0) + adj.points
@@ -35,4 +42,4 @@ def game_to_gcg(game: Game, lexicon_name: str = "SJP", title: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["game_to_gcg"]
+__all__ = ["game_to_gcg", "gcg_header", "turn_line"]

@@ -127,12 +127,35 @@ class BoardPicture:
         return f"    {marks}" + ", ".join(parts) + " squares; lower case = blank"
 
 
+#: The formats a board image is drawn in.
+IMAGE_FORMATS = ("svg", "png", "pdf")
+
+
 def write_board_image(path: Path, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> None:
     """Draw the board to ``path``; the format (svg, png, pdf) follows the file extension."""
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
-    if fmt not in ("svg", "png", "pdf"):
+    if fmt not in IMAGE_FORMATS:
         raise InputError(f"{path}: image format {fmt!r} not supported (use .svg, .png or .pdf)")
+    try:
+        draw_board_image(path, fmt, board, variant, highlight, title)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write image: {exc.strerror or exc}") from None
+
+
+def board_image_bytes(fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> bytes:
+    """The board drawn as :func:`write_board_image` draws it, as the bytes of a ``fmt`` file."""
+    import io
+
+    if fmt not in IMAGE_FORMATS:
+        raise InputError(f"image format {fmt!r} not supported (use svg, png or pdf)")
+    out = io.BytesIO()
+    draw_board_image(out, fmt, board, variant, highlight, title)
+    return out.getvalue()
+
+
+def draw_board_image(target, fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> None:
+    """Draw the board into ``target`` (a path or a binary file) in ``fmt``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -171,8 +194,6 @@ def write_board_image(path: Path, board: Board, variant: Variant, highlight=froz
     if title:
         ax.text(cols / 2, -1.1, title, ha="center", va="center", fontsize=10)
     try:
-        fig.savefig(path, format=fmt, bbox_inches="tight", dpi=150)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write image: {exc.strerror or exc}") from None
+        fig.savefig(target, format=fmt, bbox_inches="tight", dpi=150)
     finally:
         plt.close(fig)

@@ -27,7 +27,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -449,10 +449,13 @@ def simulate_candidates(
     settings: SimSettings,
     candidates: list[Candidate] | None = None,
     progress: Callable[[int], None] | None = None,
+    watch: Callable[[SimResult], None] | None = None,
 ) -> SimResult:
     """Simulate ``candidates`` (default: the best by static equity, ``settings.candidates`` of
-    them) from ``sim``.  ``progress(n)`` is called as every ``n`` iterations finish.  Ctrl-C
-    ends the run with the rounds finished so far (``interrupted``)."""
+    them) from ``sim``.  ``progress(n)`` is called as every ``n`` iterations finish; ``watch``
+    with the results so far (ranked, as the final result would be) after every round, for a
+    table that fills in as the iterations come.  Ctrl-C ends the run with the rounds finished
+    so far (``interrupted``)."""
     settings.check()
     workers = settings.workers or os.cpu_count() or 1
     if candidates is None:
@@ -493,6 +496,12 @@ def simulate_candidates(
                 break
             if z is not None and result.iterations >= MIN_ITERATIONS_TO_STOP:
                 cut_candidates(results, z)
+            try:
+                if watch is not None:
+                    watch(replace(result, candidates=ranked(results), seconds=time.perf_counter() - started))
+            except KeyboardInterrupt:  # as for progress: the round counts
+                result.interrupted = True
+                break
     finally:
         if pool is not None:
             pool.terminate()

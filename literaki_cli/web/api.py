@@ -15,6 +15,7 @@ a path on the server's disk.  The engine's work runs in a worker thread, one req
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -40,6 +41,8 @@ MAX_GAME_BODY = 5 << 20
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: The most words one check-word request may ask about.
 MAX_WORDS = 10_000
+#: How long a finished job stays readable (jobs.KEEP_SECONDS).
+KEPT_MINUTES = 15
 
 
 #: The page's own files (HTML, CSS, JavaScript): shipped in the package, no network needed.
@@ -107,6 +110,21 @@ class Engine:
     lock: threading.Lock = field(default_factory=threading.Lock)
     _lexicon: Any = None
     _solver: Any = None
+    _jobs: Any = None
+    _jobs_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def jobs(self):
+        """The long work's processes (:mod:`literaki_cli.web.jobs`), set up by the first job."""
+        from literaki_cli.web.jobs import JobBoard
+
+        with self._jobs_lock:
+            if self._jobs is None:
+                self._jobs = JobBoard(self.lexicon_path, self.leaves_path)
+        return self._jobs
+
+    def close(self) -> None:
+        if self._jobs is not None:
+            self._jobs.close()
 
     def lexicon(self):
         from literaki_cli.engine.lexicon import Lexicon
@@ -166,6 +184,37 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
         body = await _json_body(request, MAX_BODY)
         return await _locked(engine, _check_words, engine, body)
 
+    async def start_job(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_GAME_BODY)
+        board = engine.jobs()
+        job = await run_in_threadpool(board.submit, _client(request), body)
+        return JSONResponse(board.view(job.id), status_code=202)
+
+    async def job_state(request: Request) -> JSONResponse:
+        return JSONResponse(engine.jobs().view(request.path_params["job"]))
+
+    async def cancel_job(request: Request) -> JSONResponse:
+        board = engine.jobs()
+        board.cancel(request.path_params["job"])
+        return JSONResponse(board.view(request.path_params["job"]))
+
+    async def open_game(request: Request) -> JSONResponse:
+        data = await _raw_body(request, MAX_GAME_BODY)
+        return await run_in_threadpool(_open_game, data, request.query_params.get("name") or "game")
+
+    async def image(request: Request) -> Response:
+        body = await _json_body(request, MAX_GAME_BODY)
+        return await _locked(engine, _image, body)
+
+    async def record(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_BODY)
+        return await _locked(engine, _record, engine, body)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        engine.close()
+
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "board.html", headers=PAGE_HEADERS)
 
@@ -191,11 +240,23 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
         Route("/api/score", score, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
         Route("/api/check-word", check_word, methods=["POST"]),
+        Route("/api/game", open_game, methods=["POST"]),
+        Route("/api/image", image, methods=["POST"]),
+        Route("/api/record", record, methods=["POST"]),
+        Route("/api/jobs", start_job, methods=["POST"]),
+        Route("/api/jobs/{job}", job_state, methods=["GET"]),
+        Route("/api/jobs/{job}", cancel_job, methods=["DELETE"]),
+        Route("/api/jobs/{job}/cancel", cancel_job, methods=["POST"]),
     ]
     hosts = [h for host in allowed_hosts for h in (host, host.strip("[]"))]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-                     exception_handlers={TooLarge: _too_large, InputError: _bad_input,
-                                         LiterakiError: _cannot_answer})  # fmt: skip
+    from literaki_cli.web.jobs import JobRefused, NoSuchJob
+
+    app = Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+                    exception_handlers={TooLarge: _too_large, InputError: _bad_input, LiterakiError: _cannot_answer,
+                                        JobRefused: _refused, NoSuchJob: _no_job},
+                    lifespan=lifespan)  # fmt: skip
+    app.state.engine = engine
+    return app
 
 
 async def _locked(engine: Engine, work, *args) -> JSONResponse:
@@ -213,6 +274,21 @@ async def _json_body(request: Request, limit: int) -> dict:
     read); InputError for anything that is not a JSON object."""
     from literaki_cli.inputs import loads_json
 
+    body = loads_json(await _raw_body(request, limit), "the request body")
+    if not isinstance(body, dict):
+        raise InputError("the request body must be a JSON object")
+    return body
+
+
+def _client(request: Request) -> str:
+    """Who asks, for the one-job-a-client bound: the page's own id (each open page makes one),
+    else the address the request comes from."""
+    named = request.headers.get("x-literaki-client", "")[:80]
+    return f"page {named}" if named else f"address {request.client.host if request.client else '?'}"
+
+
+async def _raw_body(request: Request, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes (TooLarge past it, before the rest is read)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise TooLarge(limit)
@@ -221,10 +297,16 @@ async def _json_body(request: Request, limit: int) -> dict:
         data += chunk
         if len(data) > limit:
             raise TooLarge(limit)
-    body = loads_json(bytes(data), "the request body")
-    if not isinstance(body, dict):
-        raise InputError("the request body must be a JSON object")
-    return body
+    return bytes(data)
+
+
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=429)
+
+
+async def _no_job(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"error": f"no job {str(exc)[:40]!r} (a finished job is kept {KEPT_MINUTES} minutes)"},
+                        status_code=404)  # fmt: skip
 
 
 async def _too_large(request: Request, exc: TooLarge) -> JSONResponse:
@@ -293,6 +375,109 @@ def _check_words(engine: Engine, body: dict) -> JSONResponse:
     lexicon = engine.lexicon()
     verdicts = wordcheck.check_batch([w.strip() for w in words], lexicon.words, lexicon_word_rules(lexicon.meta))
     return JSONResponse({"words": [v.as_dict() for v in verdicts]})
+
+
+def _open_game(data: bytes, name: str) -> JSONResponse:
+    """``POST /api/game``: a GCG file's bytes, as read from the disk (any encoding the command
+    line reads) -> its text in UTF-8, the encoding it was read in, its players and where it
+    ends (``show GAME --json``'s ``game``), for the page to step through with
+    ``/api/position``."""
+    from literaki_cli.games.replay import LAST, game_position
+    from literaki_cli.io.gcg import decode_gcg, parse_gcg
+
+    source = _file_name(name)
+    if not data.strip():
+        raise InputError(f"{source}: the file is empty")
+    text, encoding = decode_gcg(data, source)
+    game = parse_gcg(text, source)
+    last = game_position(game, LAST)
+    return JSONResponse({"name": source, "gcg": text, "encoding": encoding, "variant": game.variant.name,
+                         "players": [p.label for p in game.players], "lexicon": game.lexicon,
+                         "game": last.as_dict()})  # fmt: skip
+
+
+def _file_name(name: str) -> str:
+    """A file name the page gives, as messages show it (never a path opened on the server)."""
+    from literaki_cli.inputs import shown
+
+    return shown(name.replace("\\", "/").rsplit("/", 1)[-1], 60).strip("'") or "game"
+
+
+def _image(body: dict) -> Response:
+    """``POST /api/image``: ``position``, ``turn``, ``format`` (svg or png) -> the board drawn as
+    ``show --image FILE`` draws it."""
+    from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text
+    from literaki_cli.analysis.positionquery import parse_turn
+    from literaki_cli.io.render import board_image_bytes
+
+    _check_keys(body, ("position", "turn", "format"))
+    fmt = body.get("format", "svg")
+    if fmt not in IMAGE_TYPES:
+        raise InputError(f"'format' must be {' or '.join(map(repr, IMAGE_TYPES))}, not {json.dumps(fmt)[:40]}")
+    pos = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"')).position
+    return Response(board_image_bytes(fmt, pos.board, pos.variant), media_type=IMAGE_TYPES[fmt],
+                    headers={"content-disposition": f'attachment; filename="board.{fmt}"'})  # fmt: skip
+
+
+#: The images ``/api/image`` draws, and their media types.
+IMAGE_TYPES = {"svg": "image/svg+xml", "png": "image/png"}
+#: The most turns one ``/api/record`` request may write.
+MAX_RECORD_TURNS = 500
+
+
+def _record(engine: Engine, body: dict) -> JSONResponse:
+    """``POST /api/record``: the moves played on the board from an empty one -> the game as GCG.
+    ``{"variant", "players": [name, name], "turns": [{"player": 1|2, "rack", "move"}]}``: each
+    move in GCG notation (``8H WORD``, ``-ABC`` an exchange, ``-`` a pass) is scored as ``score``
+    scores it on the board the turns before it left, and must be legal."""
+    from literaki_cli.analysis.batch import _check_keys, _text_field
+    from literaki_cli.analysis.positionquery import checked_rack, score_move
+    from literaki_cli.engine.board import Board
+    from literaki_cli.engine.position import Position
+    from literaki_cli.engine.variant import load_variant
+    from literaki_cli.games.game import gcg_play
+    from literaki_cli.games.record import gcg_header, turn_line
+    from literaki_cli.io.gcg import parse_gcg
+
+    _check_keys(body, ("variant", "players", "turns"))
+    variant = load_variant(_text_field(body, "variant") or "literaki")
+    names = body.get("players") or ["Gracz 1", "Gracz 2"]
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and n.strip() for n in names)):
+        raise InputError("'players' must be two names")
+    turns = body.get("turns")
+    if not isinstance(turns, list) or not turns:
+        raise InputError('\'turns\' must be a list of the moves played, {"player", "rack", "move"} each')
+    if len(turns) > MAX_RECORD_TURNS:
+        raise InputError(f"{len(turns):,} turns: at most {MAX_RECORD_TURNS} a record")
+    nicks = ["_".join(n.split())[:40] for n in names]
+    if nicks[0] == nicks[1]:
+        nicks = [f"{nicks[0]}_1", f"{nicks[1]}_2"]
+    lines = gcg_header(list(zip(nicks, [" ".join(n.split())[:60] for n in names], strict=True)), variant.name,
+                       engine.lexicon().meta["source"]["file"].removesuffix(".zip"))  # fmt: skip
+    board, totals = Board.empty(variant.board.rows, variant.board.columns), [0, 0]
+    for number, turn in enumerate(turns, 1):
+        where = f"turn {number}"
+        if not isinstance(turn, dict):
+            raise InputError(f'{where}: must be an object {{"player", "rack", "move"}}')
+        player = turn.get("player")
+        if player not in (1, 2):
+            raise InputError(f"{where}: 'player' must be 1 or 2")
+        position = Position(variant, board, [turn.get("rack") or ""], [0, 0])
+        rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name=f"{where}: rack")
+        scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
+        if not scored.valid:
+            problems = scored.problems if hasattr(scored, "problems") else scored.result.problems
+            raise InputError(f"{where}: {turn['move']}: {'; '.join(problems)}")
+        if hasattr(scored, "result"):
+            play, points = gcg_play(scored.result, scored.move.direction), scored.result.total
+            board = scored.board_after
+        else:
+            play, points = scored.move, 0
+        totals[player - 1] += points
+        lines.append(turn_line(nicks[player - 1], rack, play, points, totals[player - 1]))
+    text = "\n".join(lines) + "\n"
+    parse_gcg(text, "the record", variant)  # our reader reads what we write
+    return JSONResponse({"gcg": text})
 
 
 __all__ = ["LOCAL_HOSTS", "MAX_BODY", "MAX_GAME_BODY", "BoardSetup", "create_app", "variant_layout"]
