@@ -132,3 +132,46 @@ def test_the_page_switches_to_english(page):
     page.click("#lang")
     page.wait_for_function("document.getElementById('undo').textContent === 'Undo'")
     assert page.evaluate("document.documentElement.lang") == "en"
+
+
+def test_a_game_opened_and_stepped_shows_analyzes_numbers(page, flowing_lexicon, capsys):
+    page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)  # the review came
+    page.click("#turn-next")  # a button of the game: the arrow keys step the turns from here
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '12'")
+    code, out, err = run_cli(capsys, "analyze", str(EXAMPLES / "simulated-game.gcg"), "--endgame-time", "2",
+                             "--threads", "1", "--json", "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    turn = json.loads(out)["turns"][11]
+    row = [c.inner_text() for c in page.query_selector_all("#turns tbody tr[data-turn='12'] td")]
+    assert row[4] == f"{turn['best']['coord']} {turn['best']['word']} {turn['best']['score']}"
+    assert row[5] == f"{turn['equity_loss']:.1f}"
+    assert "now" in page.get_attribute("#turns tbody tr[data-turn='12']", "class")
+    code, out, err = run_cli(capsys, "show", str(EXAMPLES / "simulated-game.gcg"), "--turn", "12", "--json")
+    shown = json.loads(out)["position"]
+    letters = "".join(page.get_attribute(f"[data-square={c}{r}]", "data-letter") or "."
+                      for r in range(1, 16) for c in "abcdefghijklmno")  # fmt: skip
+    assert letters == "".join(shown["board"]).replace(".", ".")
+    assert page.input_value("input[name=rack]") == shown["racks"][0].upper()
+    page.keyboard.press("End")
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '31'")
+
+
+def test_a_short_simulation_fills_its_table_and_a_long_one_is_cancelled(page):
+    type_example_board(page)
+    page.fill("input[name=rack]", "kotaeis")
+    first_row(page)
+    page.fill("#sim-iterations", "64")
+    page.click("#sim-start")
+    page.wait_for_function("document.getElementById('job-status').dataset.state === 'done'", timeout=60_000)
+    rows = page.query_selector_all("#sim tbody tr")
+    assert rows and all(r.query_selector_all("td")[-1].inner_text() == "64" for r in rows)
+    page.fill("#sim-iterations", "100000")
+    page.click("#sim-start")
+    page.wait_for_selector("#sim tbody tr", timeout=60_000)  # a round came
+    page.click("#job-cancel")
+    page.wait_for_function("document.getElementById('job-status').dataset.state === 'cancelled'", timeout=30_000)
+    assert page.query_selector_all("#sim tbody tr")
+    assert not page.is_disabled("#sim-start")

@@ -174,11 +174,12 @@ class PositionReader:
     fmt: str | None = None
     lenient: bool = False
 
-    def read(self, text: str, fmt: str | None = None, turn: int | str | None = None):
+    def read(self, text: str, fmt: str | None = None, turn: int | str | None = None, finished: bool = False):
         """The position in ``text`` (in ``fmt``, else the forced format, else detected) with
         the warnings of its checks, as an :class:`~literaki_cli.analysis.positionquery.OpenedPosition`;
         a game record (GCG text) gives the position before turn ``turn`` (a line's ``"turn"``:
-        required with one, refused without)."""
+        required with one, refused without), its end refused unless ``finished`` (``show``
+        shows it; there is nothing to solve or score in it)."""
         from literaki_cli.analysis.positionquery import (
             BATCH_TURN,
             OpenedPosition,
@@ -194,7 +195,8 @@ class PositionReader:
         game = None
         if fmt == "gcg" or (fmt is None and looks_like_game_record(text)):
             game = read_game_position(text, source, self.variant, turn, need_turn=BATCH_TURN)
-            refuse_finished(game)
+            if not finished:
+                refuse_finished(game)
             position = game.position
         elif turn is not None:
             raise InputError('"turn": only with a game record (GCG text) as the "position"')

@@ -56,6 +56,7 @@ class OpenedPosition:
     position: Position
     warnings: list[str]
     game: GamePosition | None = None
+    record: str | None = None  # the game record's text (UTF-8), when it came from one
 
 
 def parse_turn(value: object, name: str = "--turn") -> int | str | None:
@@ -96,12 +97,12 @@ def open_game_position(source: str, variant: str | None = None, rules: Path | No
     command).  ``turn`` with a position that is no game record is an InputError."""
     from literaki_cli.engine.position import validate
     from literaki_cli.engine.variant import load_variant
-    from literaki_cli.io.gcg import MAX_GCG_BYTES
+    from literaki_cli.io.gcg import MAX_GCG_BYTES, decode_gcg
     from literaki_cli.io.positionio import MAX_POSITION_BYTES, load_position_bytes, read_position
 
     chosen = load_variant(variant or "literaki", rules) if (variant or rules) else None
     loaded = load_position_bytes(source, MAX_GCG_BYTES)
-    game = None
+    game = record = None
     if loaded is None:  # a CGP string
         position = read_position(source, "CGP argument", chosen, fmt or "cgp")
     else:
@@ -109,6 +110,7 @@ def open_game_position(source: str, variant: str | None = None, rules: Path | No
         if fmt == "gcg" or (fmt is None and looks_like_game_record(data[:4096].decode("utf-8", "replace"))):
             game = read_game_position(data, name, chosen, turn if turn is not None else default_turn, need_turn)
             position = game.position
+            record = decode_gcg(data, name)[0]
         elif len(data) > MAX_POSITION_BYTES:
             raise InputError(f"{name}: more than {MAX_POSITION_BYTES:,} bytes: not a position")
         else:
@@ -117,7 +119,7 @@ def open_game_position(source: str, variant: str | None = None, rules: Path | No
             position = read_position(decode_text(data, name), name, chosen, fmt)
     if game is None and turn is not None:
         raise InputError(f"--turn {turn}: only for a game record (GCG); {source} is a position")
-    return OpenedPosition(position, validate(position, lenient=lenient, source=source), game)
+    return OpenedPosition(position, validate(position, lenient=lenient, source=source), game, record)
 
 
 def read_game_position(data: bytes | str, source: str, variant: Variant | None, turn: int | str | None,

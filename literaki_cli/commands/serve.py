@@ -58,7 +58,11 @@ def serve_command(
         from literaki_cli.io.positionio import position_to_json
 
         opened = open_game_position(position, variant, None, fmt, False, parse_turn(turn), LAST)
-        setup = BoardSetup(opened.position.variant.name, lang, position_to_json(opened.position))
+        game = None
+        if opened.game is not None:  # the page steps through the game, starting at this turn
+            game = {"name": Path(position).name if position != "-" else "game", "gcg": opened.record,
+                    "turn": opened.game.turn}  # fmt: skip
+        setup = BoardSetup(opened.position.variant.name, lang, position_to_json(opened.position), game)
     elif turn is not None:
         raise InputError("--turn: only with a game record to start with")
     open_leaves(leaves)  # checked before the server starts, as the lexicon is

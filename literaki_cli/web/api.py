@@ -56,16 +56,18 @@ LANGUAGES = ("pl", "en")
 @dataclass(frozen=True)
 class BoardSetup:
     """What the page starts with: the variant's board, the language, a position (its JSON, as
-    ``show --to json`` writes it) or none."""
+    ``show --to json`` writes it) or none, and the game record it came from, if any."""
 
     variant: str = "literaki"
     lang: str = "pl"
     position: dict | None = None
+    game: dict | None = None  # a game record to step through: {"name", "gcg" (its text), "turn"}
 
     def as_dict(self) -> dict:
         from literaki_cli.engine.variant import load_variant
 
-        return {"variant": variant_layout(load_variant(self.variant)), "lang": self.lang, "position": self.position}
+        return {"variant": variant_layout(load_variant(self.variant)), "lang": self.lang, "position": self.position,
+                "game": self.game}  # fmt: skip
 
 
 def variant_layout(variant) -> dict:
@@ -350,7 +352,7 @@ def _position(body: dict) -> JSONResponse:
     from literaki_cli.io.positionio import position_to_json
 
     _check_keys(body, ("position", "turn"))
-    opened = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"'))
+    opened = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"'), finished=True)
     pos = opened.position
     record = {"position": position_to_json(pos), **unseen_tiles_of(pos, pos.rack or None).as_dict(),
               "game": opened.game.as_dict() if opened.game else None}  # fmt: skip
@@ -463,8 +465,11 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
         if player not in (1, 2):
             raise InputError(f"{where}: 'player' must be 1 or 2")
         position = Position(variant, board, [turn.get("rack") or ""], [0, 0])
-        rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name=f"{where}: rack")
-        scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
+        try:
+            rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name="rack")
+            scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
         if not scored.valid:
             problems = scored.problems if hasattr(scored, "problems") else scored.result.problems
             raise InputError(f"{where}: {turn['move']}: {'; '.join(problems)}")

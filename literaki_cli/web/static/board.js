@@ -1,24 +1,34 @@
 // The analysis board: a board to type on, the rack and the scores, the moves the engine finds
 // (POST /api/solve, the object `solve --json` prints), the unseen tiles (POST /api/position).
-// No framework and no build step: the page is these three files, served by the package.
+// jobs.js adds the look-ahead (simulation, endgame), game.js a game record to step through,
+// out.js the position and the game out (CGP, PNG, SVG, GCG) and the word check.
+// No framework and no build step: the page is these files, served by the package.
 "use strict";
 
 const POLISH = /^[aąbcćdeęfghijklłmnńoóprsśtuwyzźż]$/i;
 const state = {
   variant: null, texts: {}, lang: "pl", board: [], cursor: { r: -1, c: -1, dir: "across" },
-  history: [], future: [], moves: [], selected: -1, generation: 0, timer: null,
+  history: [], future: [], moves: [], ghost: [], generation: 0, timer: null, bag: null,
+  onTurn: 1, log: [], logFromEmpty: true, edited: [], client: clientId(),
 };
+
+function clientId() {
+  // Who this page is, for the server's one-job-a-page bound (not a secret: any page may name itself).
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return Math.random().toString(36).slice(2) + Date.now().toString(36);
+}
 
 const $ = (id) => document.getElementById(id);
 const text = (key, fields = {}) => (state.texts[key] || key).replace(/\{(\w+)\}/g, (_, k) => fields[k] ?? "");
 
-async function api(path, body) {
+async function api(path, body, method) {
   const response = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
+    method: method || (body === undefined ? "GET" : "POST"),
+    headers: { "content-type": "application/json", "x-literaki-client": state.client },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = await response.json();
+  let answer;
+  try { answer = await response.json(); } catch (e) { answer = { error: `HTTP ${response.status}` }; }
   return { status: response.status, answer };
 }
 
@@ -75,8 +85,7 @@ function tileElement(letter, blank, ghost) {
 
 function render() {
   const ghosts = new Map();
-  const move = state.moves[state.selected];
-  if (move) for (const t of move.placed) ghosts.set(`${t.row},${t.col}`, t);
+  for (const t of state.ghost) ghosts.set(`${t.row},${t.col}`, t);
   for (const cell of document.querySelectorAll("#board .cell[data-square]")) {
     const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
     for (const old of cell.querySelectorAll(".tile")) old.remove();
@@ -90,6 +99,34 @@ function render() {
     cell.classList.toggle("across", cursor && state.cursor.dir === "across");
     cell.classList.toggle("down", cursor && state.cursor.dir === "down");
   }
+  $("on-turn").textContent = text("on_turn", { player: state.onTurn });
+}
+
+function showGhost(tiles) {
+  state.ghost = tiles || [];
+  render();
+}
+
+function placedOf(coord, word, board = state.board) {
+  // The tiles a move lays, from its GCG coordinate (8H: across from h8; H8: down) and its word
+  // (the whole word, the board's letters included; lower case: a blank): every letter that
+  // falls on an empty square.
+  const v = state.variant;
+  let m = /^(\d+)([a-z])$/i.exec(coord || "");
+  let r, c, dr = 0, dc = 0;
+  if (m) { r = Number(m[1]) - 1; c = v.columns_letters.indexOf(m[2].toLowerCase()); dc = 1; }
+  else if ((m = /^([a-z])(\d+)$/i.exec(coord || ""))) {
+    c = v.columns_letters.indexOf(m[1].toLowerCase()); r = Number(m[2]) - 1; dr = 1;
+  } else return [];
+  const tiles = [];
+  for (const ch of [...word]) {
+    if (r >= v.rows || c >= v.columns || c < 0) break;
+    if (ch !== "." && !board[r][c]) {
+      tiles.push({ row: r, col: c, letter: ch, blank: ch !== ch.toUpperCase() });
+    }
+    r += dr; c += dc;
+  }
+  return tiles;
 }
 
 function clickSquare(r, c) {
@@ -114,6 +151,7 @@ function placeLetters(typed) {
   const letters = [...typed].filter((ch) => POLISH.test(ch));
   if (!letters.length || state.cursor.r < 0) return;
   change(() => {
+    state.logFromEmpty = false;  // a tile typed by hand: no longer a game of played moves
     for (const ch of letters) {
       state.board[state.cursor.r][state.cursor.c] = { letter: ch.toLowerCase(), blank: ch !== ch.toLowerCase() };
       step(1);
@@ -125,9 +163,9 @@ function onKey(event) {
   const cur = state.cursor;
   if (cur.r < 0 || event.metaKey || (event.ctrlKey && !event.altKey)) return;
   if (event.key === "Backspace") {
-    change(() => { if (!state.board[cur.r][cur.c]) step(-1); state.board[cur.r][cur.c] = null; });
+    change(() => { if (!state.board[cur.r][cur.c]) step(-1); state.board[cur.r][cur.c] = null; state.logFromEmpty = false; });
   } else if (event.key === "Delete") {
-    change(() => { state.board[cur.r][cur.c] = null; });
+    change(() => { state.board[cur.r][cur.c] = null; state.logFromEmpty = false; });
   } else if (event.key.startsWith("Arrow")) {
     const dir = { ArrowRight: ["across", 1], ArrowLeft: ["across", -1], ArrowDown: ["down", 1], ArrowUp: ["down", -1] };
     const [d, sign] = dir[event.key];
@@ -143,7 +181,8 @@ function onKey(event) {
 // ----------------------------------------------------------------------------- edits and history
 
 function snapshot() {
-  return JSON.stringify({ board: state.board, rack: $("rack").value, s0: $("score0").value, s1: $("score1").value });
+  return JSON.stringify({ board: state.board, rack: $("rack").value, s0: $("score0").value, s1: $("score1").value,
+                          onTurn: state.onTurn, log: state.log, logFromEmpty: state.logFromEmpty });
 }
 
 function restore(saved) {
@@ -152,13 +191,16 @@ function restore(saved) {
   $("rack").value = s.rack;
   $("score0").value = s.s0;
   $("score1").value = s.s1;
+  state.onTurn = s.onTurn;
+  state.log = s.log;
+  state.logFromEmpty = s.logFromEmpty;
 }
 
 function change(edit) {
   state.history.push(snapshot());
   state.future = [];
   edit();
-  state.selected = -1;
+  state.ghost = [];
   render();
   schedule();
 }
@@ -195,6 +237,7 @@ function toCGP() {
 
 function schedule() {
   clearTimeout(state.timer);
+  for (const listener of state.edited) listener();
   state.timer = setTimeout(update, 120);
 }
 
@@ -212,6 +255,7 @@ async function update() {
   }
   $("problems").textContent = (shown.answer.warnings || []).join("; ");
   showUnseen(shown.answer);
+  $("endgame-start").disabled = !(shown.answer.bag === 0 && rack && !state.jobRunning);
   if (!rack) { showMoves([]); $("status").textContent = text("no_rack"); return; }
   const solved = await api("/api/solve", { position, top: 20 });
   if (generation !== state.generation) return;
@@ -231,11 +275,12 @@ function showUnseen(answer) {
   const count = Object.values(answer.unseen).reduce((a, b) => a + b, 0);
   $("unseen").textContent = text("unseen", { count, bag: answer.bag, tiles });
   $("unseen").dataset.bag = answer.bag;
+  state.bag = answer.bag;
 }
 
 function showMoves(moves) {
   state.moves = moves;
-  state.selected = -1;
+  state.ghost = [];
   const body = document.querySelector("#moves tbody");
   body.innerHTML = "";
   moves.forEach((m, i) => {
@@ -256,8 +301,9 @@ function showMoves(moves) {
     button.addEventListener("click", (event) => { event.stopPropagation(); playMove(m); });
     play.appendChild(button);
     tr.appendChild(play);
-    tr.addEventListener("mouseenter", () => { state.selected = i; render(); });
-    tr.addEventListener("mouseleave", () => { state.selected = -1; render(); });
+    tr.addEventListener("mouseenter", () => showGhost(m.placed));
+    tr.addEventListener("mouseleave", () => showGhost([]));
+    tr.addEventListener("click", () => showGhost(m.placed));
     body.appendChild(tr);
   });
   render();
@@ -265,18 +311,38 @@ function showMoves(moves) {
 
 function playMove(move) {
   change(() => {
+    state.log.push({ player: state.onTurn, rack: $("rack").value.trim().toUpperCase(), move: `${move.coord} ${move.word}` });
     for (const t of move.placed) state.board[t.row][t.col] = { letter: t.letter.toLowerCase(), blank: t.blank };
     $("score0").value = (Number($("score0").value) || 0) + move.score;
     $("rack").value = move.leave;
   });
 }
 
+function swapSides() {
+  // The other player to move: the scores change places, their rack is not known yet.
+  change(() => {
+    const s0 = $("score0").value;
+    $("score0").value = $("score1").value;
+    $("score1").value = s0;
+    $("rack").value = "";
+    state.onTurn = 3 - state.onTurn;
+  });
+}
+
 // ----------------------------------------------------------------------------- start
 
-function loadPosition(position) {
+function loadPosition(position, onTurn = 1) {
   const v = state.variant;
   state.board = Array.from({ length: v.rows }, () => Array(v.columns).fill(null));
-  if (!position) return;
+  state.log = [];
+  state.onTurn = onTurn;
+  state.logFromEmpty = !position || position.board.every((row) => /^\.*$/.test(row));
+  if (!position) {
+    $("rack").value = "";
+    $("score0").value = 0;
+    $("score1").value = 0;
+    return;
+  }
   position.board.forEach((row, r) => [...row].forEach((ch, c) => {
     if (ch !== ".") state.board[r][c] = { letter: ch.toLowerCase(), blank: ch !== ch.toUpperCase() };
   }));
@@ -289,6 +355,8 @@ function applyTexts() {
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-text]")) el.textContent = text(el.dataset.text);
   $("lang").textContent = state.lang === "pl" ? "English" : "Polski";
+  for (const redraw of state.retexts || []) redraw();
+  if (state.variant) render();
 }
 
 async function setLanguage(lang) {
@@ -312,10 +380,12 @@ async function start() {
   }
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
+  $("swap").addEventListener("click", swapSides);
   $("clear").addEventListener("click", () => change(() => loadPosition(null)));
   $("lang").addEventListener("click", () => setLanguage(state.lang === "pl" ? "en" : "pl"));
+  for (const setUp of state.starters || []) await setUp(setup);
   document.body.dataset.ready = "true";
   schedule();
 }
 
-start();
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,221 @@
+"""The board's jobs (issue 29, docs/serve.md "Jobs"): a simulation, an endgame and a game review
+run in job processes answer exactly what ``solve --sim --json``, ``solve --endgame --json`` and
+``analyze --json`` print; the bounds (one job a page, a few in all, the time caps, a page gone
+away) and cancelling; and the other endpoints that take a game or give one out (/api/game,
+/api/image, /api/record)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+pytest.importorskip("httpx2", reason="the web API's tests need httpx2 (the dev extra)")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from literaki_cli.web import jobs  # noqa: E402
+from literaki_cli.web.api import create_app  # noqa: E402
+from tests.conftest import ROOT, run_cli  # noqa: E402
+
+EXAMPLES = ROOT / "examples"
+GAME = (EXAMPLES / "simulated-game.gcg").read_text(encoding="utf-8")
+CGP = (EXAMPLES / "game.cgp").read_text(encoding="utf-8").strip()
+ENDGAME = (EXAMPLES / "endgame.cgp").read_text(encoding="utf-8").strip()
+
+
+@pytest.fixture(scope="module")
+def client(flowing_lexicon):
+    with TestClient(create_app(flowing_lexicon.path), base_url="http://127.0.0.1:8765") as test_client:
+        yield test_client
+
+
+def as_page(name: str) -> dict:
+    return {"x-literaki-client": name}
+
+
+def run_job(client, body: dict, page: str = "tests", limit: float = 120) -> dict:
+    """Start a job and follow it to its end, as the page does: its last view."""
+    started = client.post("/api/jobs", json=body, headers=as_page(page))
+    assert started.status_code == 202, started.text
+    return follow(client, started.json()["id"], limit)
+
+
+def follow(client, job_id: str, limit: float = 120) -> dict:
+    deadline = time.monotonic() + limit
+    while True:
+        view = client.get(f"/api/jobs/{job_id}").json()
+        if view["state"] not in ("starting", "running"):
+            return view
+        assert time.monotonic() < deadline, f"the job did not end: {view}"
+        time.sleep(0.1)
+
+
+def cli_json(capsys, *args) -> dict:
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def without_seconds(record):
+    if isinstance(record, dict):
+        return {k: without_seconds(v) for k, v in record.items() if k not in ("seconds", "nodes")}
+    if isinstance(record, list):
+        return [without_seconds(v) for v in record]
+    return record
+
+
+def test_a_sim_job_answers_what_solve_sim_json_prints(client, flowing_lexicon, capsys):
+    view = run_job(client, {"kind": "sim", "position": CGP, "iterations": 64, "candidates": 4, "seed": 7})
+    assert view["state"] == "done" and view["done"] == view["total"] == 64, view
+    expected = cli_json(capsys, "solve", str(EXAMPLES / "game.cgp"), "--sim", "--iterations", "64", "--candidates",
+                        "4", "--seed", "7", "--workers", "1", "--json", "--lexicon", str(flowing_lexicon.path))
+    assert without_seconds(view["answer"]) == without_seconds(expected)
+
+
+def test_an_endgame_job_answers_what_solve_endgame_json_prints(client, flowing_lexicon, capsys):
+    view = run_job(client, {"kind": "endgame", "position": ENDGAME, "time": 60})
+    assert view["state"] == "done", view
+    expected = cli_json(capsys, "solve", str(EXAMPLES / "endgame.cgp"), "--endgame", "--threads", "1", "--time", "60",
+                        "--json", "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    assert view["answer"]["endgame"]["exact"] and expected["endgame"]["exact"]
+    assert without_seconds(view["answer"]) == without_seconds(expected)
+
+
+def test_a_review_job_answers_what_analyze_json_prints(client, flowing_lexicon, capsys):
+    view = run_job(client, {"kind": "analyze", "game": GAME, "endgame_time": 0})
+    assert view["state"] == "done" and view["done"] == view["total"] == 30, view
+    expected = cli_json(capsys, "analyze", str(EXAMPLES / "simulated-game.gcg"), "--endgame-time", "0", "--json",
+                        "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    assert view["answer"] == expected
+
+
+def test_a_cancelled_sim_keeps_its_finished_rounds(client):
+    started = client.post("/api/jobs", json={"kind": "sim", "position": CGP, "iterations": 100_000},
+                          headers=as_page("canceller"))  # fmt: skip
+    job_id = started.json()["id"]
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/jobs/{job_id}").json()["done"] < 32:  # a round finished
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert client.post(f"/api/jobs/{job_id}/cancel").status_code == 200
+    view = follow(client, job_id)
+    assert view["state"] == "cancelled" and view["stopped_by"] == "cancelled", view
+    sim = view["answer"]["sim"]
+    assert sim["interrupted"] and 32 <= sim["iterations"] < 100_000
+    assert all(c["iterations"] == sim["iterations"] for c in sim["candidates"])
+    # the page's next job runs at once: the process is free again
+    assert run_job(client, {"kind": "sim", "position": CGP, "iterations": 32}, page="canceller")["state"] == "done"
+
+
+def test_one_job_a_page_and_a_few_in_all(client):
+    long = {"kind": "sim", "position": CGP, "iterations": 100_000}
+    first = client.post("/api/jobs", json=long, headers=as_page("one"))
+    assert first.status_code == 202
+    again = client.post("/api/jobs", json=long, headers=as_page("one"))
+    assert again.status_code == 429 and "one at a time" in again.json()["error"]
+    second = client.post("/api/jobs", json=long, headers=as_page("two"))
+    assert second.status_code == 202
+    third = client.post("/api/jobs", json=long, headers=as_page("three"))
+    assert third.status_code == 429 and f"at most {jobs.MAX_JOBS}" in third.json()["error"]
+    assert client.post("/api/solve", json={"position": CGP, "top": 1}).status_code == 200  # edits still answered
+    for started in (first, second):
+        client.delete(f"/api/jobs/{started.json()['id']}")
+        assert follow(client, started.json()["id"])["state"] == "cancelled"
+    assert client.post("/api/jobs", json=long | {"iterations": 32}, headers=as_page("three")).status_code == 202
+
+
+def test_a_job_stops_at_its_time_cap(client, monkeypatch):
+    monkeypatch.setitem(jobs.TIME_CAPS, "sim", 2.0)
+    view = run_job(client, {"kind": "sim", "position": CGP, "iterations": 100_000}, page="capped")
+    assert view["state"] == "done" and view["stopped_by"] == "time cap", view
+    assert view["answer"]["sim"]["interrupted"] and view["answer"]["sim"]["iterations"] < 100_000
+
+
+def test_a_job_whose_page_went_away_is_cancelled(flowing_lexicon):
+    board = jobs.JobBoard(flowing_lexicon.path, heartbeat=1.5)
+    try:
+        job = board.submit("page", {"kind": "sim", "position": CGP, "iterations": 100_000})
+        deadline = time.monotonic() + 60
+        while job.running:  # nobody asks about it
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert job.state == "cancelled" and job.stopped_by == "page gone"
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"kind": "nap"}, "'kind' must be"),
+    ({"kind": "sim", "position": "xyz"}, "not a letter"),
+    ({"kind": "sim", "position": CGP, "iterations": 0}, "'iterations' must be a whole number from 1"),
+    ({"kind": "sim", "position": CGP, "iterations": "many"}, "'iterations' must be"),
+    ({"kind": "sim", "position": CGP, "stop": 50}, "--stop 50"),
+    ({"kind": "sim", "position": CGP, "depth": 3}, "depth"),
+    ({"kind": "endgame", "position": CGP}, "needs an empty bag"),
+    ({"kind": "endgame", "position": ENDGAME, "time": -1}, "'time' must be seconds"),
+    ({"kind": "endgame", "position": ENDGAME, "time": 10_000}, "'time' must be seconds"),
+    ({"kind": "analyze", "game": ""}, "'game' is empty"),
+    ({"kind": "analyze", "game": "nonsense line\n"}, "game:1"),
+    ({"kind": "analyze", "game": GAME, "endgame_time": True}, "'endgame_time' must be"),
+])  # fmt: skip
+def test_a_bad_job_is_a_400_before_it_starts(client, body, message):
+    response = client.post("/api/jobs", json=body)
+    assert response.status_code == 400, response.text
+    assert message in response.json()["error"]
+
+
+def test_an_unknown_job_is_a_404(client):
+    for response in (client.get("/api/jobs/nope"), client.delete("/api/jobs/nope"),
+                     client.post("/api/jobs/nope/cancel")):  # fmt: skip
+        assert response.status_code == 404 and "no job 'nope'" in response.json()["error"]
+
+
+def test_a_game_opened_from_its_bytes(client):
+    opened = client.post("/api/game?name=../../etc/simulated-game.gcg", content=GAME.encode("utf-8"))
+    assert opened.status_code == 200, opened.text
+    answer = opened.json()
+    assert answer["name"] == "simulated-game.gcg" and answer["gcg"] == GAME and answer["game"]["turns"] == 30
+    end = client.post("/api/position", json={"position": answer["gcg"], "turn": 31})  # the end: shown, as show does
+    assert end.status_code == 200 and end.json()["game"]["over"]
+    polish = "#player1 a Ala\n#player2 b Ola\n>a: ŻÓŁWIE? 8D ŻÓŁW +40 40\n".encode("cp1250")
+    read = client.post("/api/game?name=old.gcg", content=polish).json()
+    assert read["encoding"] in ("cp1250", "windows-1250") and "ŻÓŁW" in read["gcg"]
+    for data, message in ((b"", "the file is empty"), (b"hello\nworld\n", "old.gcg:1")):
+        response = client.post("/api/game?name=old.gcg", content=data)
+        assert response.status_code == 400 and message in response.json()["error"], response.text
+
+
+def test_the_board_drawn_as_show_image_draws_it(client, tmp_path, flowing_lexicon, capsys):
+    svg = client.post("/api/image", json={"position": CGP, "format": "svg"})
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in svg.content
+    png = client.post("/api/image", json={"position": GAME, "turn": 12, "format": "png"})
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    bad = client.post("/api/image", json={"position": CGP, "format": "gif"})
+    assert bad.status_code == 400 and "'format'" in bad.json()["error"]
+
+
+def test_the_moves_played_on_the_board_as_a_game_record(client, flowing_lexicon, tmp_path, capsys):
+    turns = [{"player": 1, "rack": "KOTAMIE", "move": "8H KOT"}, {"player": 2, "rack": "ANOTERZ", "move": "I7 NO"},
+             {"player": 1, "rack": "AMIEZZZ", "move": "-ZZZ"}]  # fmt: skip
+    written = client.post("/api/record", json={"players": ["Ala Nowak", "Ola"], "turns": turns})
+    assert written.status_code == 200, written.text
+    gcg = written.json()["gcg"]
+    assert ">Ala_Nowak: KOTAMIE 8H KOT +" in gcg and ">Ola: ANOTERZ I7 N. +" in gcg and ">Ala_Nowak: AMIEZZZ -ZZZ +0" in gcg
+    path = tmp_path / "board.gcg"
+    path.write_text(gcg, encoding="utf-8")
+    review = cli_json(capsys, "analyze", str(path), "--endgame-time", "0", "--json", "--lexicon",
+                      str(flowing_lexicon.path))  # fmt: skip
+    assert [t["played"]["score"] for t in review["turns"][:2]] == [int(line.split()[-2]) for line in
+                                                                  gcg.splitlines() if line.startswith(">")][:2]  # fmt: skip
+    for bad, message in (
+        ({"turns": [{"player": 1, "rack": "KOTAMIE", "move": "8A KOT"}]}, "turn 1: 8A KOT"),
+        ({"turns": [{"player": 3, "rack": "KOT", "move": "8H KOT"}]}, "'player' must be 1 or 2"),
+        ({"turns": [{"player": 1, "rack": "ABC", "move": "8H KOT"}]}, "turn 1"),
+        ({"turns": []}, "'turns' must be a list"),
+        ({"players": ["x"], "turns": turns}, "'players' must be two names"),
+    ):
+        response = client.post("/api/record", json=bad)
+        assert response.status_code == 400 and message in response.json()["error"], (bad, response.text)
