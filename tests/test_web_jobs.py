@@ -203,13 +203,14 @@ def test_the_moves_played_on_the_board_as_a_game_record(client, flowing_lexicon,
     written = client.post("/api/record", json={"players": ["Ala Nowak", "Ola"], "turns": turns})
     assert written.status_code == 200, written.text
     gcg = written.json()["gcg"]
-    assert ">Ala_Nowak: KOTAMIE 8H KOT +" in gcg and ">Ola: ANOTERZ I7 N. +" in gcg and ">Ala_Nowak: AMIEZZZ -ZZZ +0" in gcg
+    for line in (">Ala_Nowak: KOTAMIE 8H KOT +", ">Ola: ANOTERZ I7 N. +", ">Ala_Nowak: AMIEZZZ -ZZZ +0"):
+        assert line in gcg
     path = tmp_path / "board.gcg"
     path.write_text(gcg, encoding="utf-8")
     review = cli_json(capsys, "analyze", str(path), "--endgame-time", "0", "--json", "--lexicon",
                       str(flowing_lexicon.path))  # fmt: skip
-    assert [t["played"]["score"] for t in review["turns"][:2]] == [int(line.split()[-2]) for line in
-                                                                  gcg.splitlines() if line.startswith(">")][:2]  # fmt: skip
+    written_scores = [int(line.split()[-2]) for line in gcg.splitlines() if line.startswith(">")]
+    assert [t["played"]["score"] for t in review["turns"]] == written_scores
     for bad, message in (
         ({"turns": [{"player": 1, "rack": "KOTAMIE", "move": "8A KOT"}]}, "turn 1: 8A KOT"),
         ({"turns": [{"player": 3, "rack": "KOT", "move": "8H KOT"}]}, "'player' must be 1 or 2"),
