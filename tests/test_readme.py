@@ -88,6 +88,8 @@ NOT_RUN = {
     "literaki leaves train --generations 3 --games 20000 --out g3.leaves --ray auto": _RAY,
     "literaki build-lexicon --download --url https://mirror.example/growy/": "a placeholder mirror (network)",
     "literaki serve examples/game.cgp": "a server that runs until Ctrl-C; tests/test_web_api.py starts it and asks it",
+    "literaki serve examples/simulated-game.gcg --turn 12": "a server that runs until Ctrl-C; tests/test_web_board.py "
+    "opens the game on the page",
 }
 # Steps before `&& literaki ...` that set up what the test already runs in.
 SETUP_STEPS = (re.compile(r"python3? -m venv \S+"), re.compile(r"\. \S+/bin/activate"), re.compile(r"pip install "))

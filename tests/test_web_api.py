@@ -141,7 +141,7 @@ def test_the_page_and_its_files_are_served_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
-    for name in ("board.js", "board.css"):
+    for name in ("board.js", "jobs.js", "game.js", "out.js", "board.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../api.py").status_code == 404
     setup = client.get("/api/setup").json()
@@ -198,3 +198,85 @@ def test_serve_refuses_a_bad_language_and_a_turn_without_a_record(capsys):
     assert code == 2 and "--lang 'de': choose one of pl, en" in err
     code, out, err = run_cli(capsys, "serve", "--turn", "3", "--no-open")
     assert code == 2 and "--turn: only with a game record" in err
+
+
+def test_serve_steps_through_a_game_and_ctrl_c_ends_its_jobs_too(flowing_lexicon):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx2
+
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "literaki_cli", "serve", str(EXAMPLES / "simulated-game.gcg"),
+                             "--turn", "12", "--no-open", "--port", str(port), "--lexicon", str(flowing_lexicon.path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stdout.readline().startswith("literaki: the board is at")
+        with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            setup = _when_up(http, "/api/setup")
+            assert setup["game"]["turn"] == 12 and setup["game"]["gcg"] == GAME
+            assert setup["game"]["name"] == "simulated-game.gcg" and setup["position"]["racks"][0] == "MŻĄDWJE"
+            started = http.post("/api/jobs", json={"kind": "sim", "position": CGP, "iterations": 100_000})
+            assert started.status_code == 202
+            deadline = time.monotonic() + 60
+            while http.get(f"/api/jobs/{started.json()['id']}").json()["state"] != "running":
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        children = _children(proc.pid)
+        assert children, "the job has a process of its own"
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        assert proc.wait(timeout=30) == 0, proc.stderr.read()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in children):
+            assert time.monotonic() < deadline, "a job process outlived the server"
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _when_up(http, path: str) -> dict:
+    import time
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return http.get(path).json()
+        except Exception:  # noqa: BLE001 - not listening yet
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -61,7 +61,7 @@ def serve_command(
         game = None
         if opened.game is not None:  # the page steps through the game, starting at this turn
             game = {"name": Path(position).name if position != "-" else "game", "gcg": opened.record,
-                    "turn": opened.game.turn}  # fmt: skip
+                    "turn": opened.game.number}  # fmt: skip
         setup = BoardSetup(opened.position.variant.name, lang, position_to_json(opened.position), game)
     elif turn is not None:
         raise InputError("--turn: only with a game record to start with")
