@@ -39,8 +39,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def post(url: str, body: dict) -> dict:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"content-type": "application/json"})
+def post(url: str, body: dict, headers: dict | None = None) -> dict:
+    sent = {"content-type": "application/json"} | (headers or {})
+    request = urllib.request.Request(url, json.dumps(body).encode(), sent)
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
 
@@ -75,6 +76,33 @@ def page_load_seconds(address: str) -> list[float]:
     return times
 
 
+def middle_positions(blanks: bool = False) -> list[str]:
+    """The example mid-game positions (``examples/positions/*-middle-*``), without blanks unless asked."""
+    pattern = "*-middle-*.cgp" if blanks else "*-middle-*-0blank.cgp"
+    return [p.read_text(encoding="utf-8").strip() for p in sorted((ROOT / "examples" / "positions").glob(pattern))]
+
+
+def start_server(lexicon: Path) -> tuple[subprocess.Popen, str]:
+    """``literaki serve`` as a whole process on a free loopback port, once it answers: (the
+    process, its address)."""
+    port = free_port()
+    address = f"http://127.0.0.1:{port}/"
+    server = subprocess.Popen([sys.executable, "-m", "literaki_cli", "serve", "--no-open", "--port", str(port),
+                               "--lexicon", str(lexicon)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)  # fmt: skip
+    server.stdout.readline()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(address + "api/setup", timeout=5).read()
+            return server, address
+        except OSError:
+            if time.monotonic() > deadline:
+                server.kill()
+                sys.exit(f"the server did not answer: {server.stderr.read()}")
+            time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lexicon", type=Path, default=DEFAULT_LEXICON)
@@ -82,24 +110,9 @@ def main() -> None:
     args = parser.parse_args()
     if not args.lexicon.is_file():
         sys.exit(f"no lexicon at {args.lexicon} (build one: literaki build-lexicon; or give --lexicon)")
-    positions = [p.read_text(encoding="utf-8").strip() for p in sorted((ROOT / "examples" / "positions").glob(
-        "*-middle-*-0blank.cgp"))]  # fmt: skip
-    port = free_port()
-    address = f"http://127.0.0.1:{port}/"
-    server = subprocess.Popen([sys.executable, "-m", "literaki_cli", "serve", "--no-open", "--port", str(port),
-                               "--lexicon", str(args.lexicon)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)  # fmt: skip
+    positions = middle_positions()
+    server, address = start_server(args.lexicon)
     try:
-        server.stdout.readline()
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(address + "api/setup", timeout=5).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    sys.exit(f"the server did not answer: {server.stderr.read()}")
-                time.sleep(0.2)
         for cgp in positions:  # warm: the lexicon opened, the kernels loaded (not counted)
             post(address + "api/solve", {"position": cgp})
         edits = []
