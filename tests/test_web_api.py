@@ -261,15 +261,8 @@ def _when_up(http, path: str) -> dict:
 def _children(pid: int) -> list[int]:
     from pathlib import Path
 
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir() for child in
+            (task / "children").read_text().split()]  # fmt: skip
 
 
 def _alive(pid: int) -> bool:
