@@ -99,14 +99,30 @@ def test_playing_a_move_lays_it_adds_its_score_and_keeps_the_leave(page):
     type_example_board(page)
     page.fill("input[name=rack]", "kotaeis")
     row = first_row(page)
+    unseen = page.inner_text("#unseen")
+    answered = page.get_attribute("body", "data-answered")
     page.click("#moves tbody tr[data-rank='1'] button.play")
     page.wait_for_function("document.querySelector('input[name=score0]').value !== '0'")
     assert page.input_value("input[name=score0]") == row[3]
     assert page.input_value("input[name=rack]") == ("" if row[4] == "-" else row[4])
     on_board = page.eval_on_selector_all("[data-letter]:not([data-letter=''])", "cells => cells.length")
     assert on_board == 4 + 7 - len(page.input_value("input[name=rack]"))
+    page.wait_for_function("n => document.body.dataset.answered !== n", arg=answered)  # the position after it:
+    assert page.inner_text("#unseen") == unseen  # the tiles went from the rack to the board, none was seen
+    page.fill("input[name=rack]", page.input_value("input[name=rack]") + "a")  # a tile drawn, typed in
+    page.wait_for_function("text => document.getElementById('unseen').textContent !== text", arg=unseen)
+    assert unseen_count(page) == unseen_count_of(unseen) - 1
+    page.click("#undo")  # the rack as it was
     page.click("#undo")  # the move taken back: the board of four tiles again
     page.wait_for_function("document.querySelectorAll(\"[data-letter]:not([data-letter=''])\").length === 4")
+
+
+def unseen_count_of(line: str) -> int:
+    return int(line.split(":")[1].split("(")[0])
+
+
+def unseen_count(page) -> int:
+    return unseen_count_of(page.inner_text("#unseen"))
 
 
 def test_a_bad_rack_shows_the_engines_message(page):
