@@ -207,8 +207,8 @@ def solve_command(
     seen = _Seen(opened, the_rack)
     if endgame:
         racks, passes = endgame_start(pos, the_rack)
-        _solve_endgame(pos, racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out,
-                       threads, seen)  # fmt: skip
+        _solve_endgame(racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out, threads,
+                       seen)  # fmt: skip
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
     from literaki_cli.equity.leaves import open_leaves
@@ -219,7 +219,7 @@ def solve_command(
         from literaki_cli.montecarlo.winmodel import open_win_model
 
         equity, model = Equity(table, pos.variant), open_win_model(win_model)  # also before the lexicon
-        _simulate(pos, the_rack, Lexicon.open(lexicon), equity, settings, model, json_out, seen)
+        _simulate(the_rack, Lexicon.open(lexicon), equity, settings, model, json_out, seen)
         return
     solver = PositionSolver(Lexicon.open(lexicon), leaves)
     solver.equity(pos.variant)  # the leave file is read (and checked) before the moves are generated
@@ -244,7 +244,7 @@ class _Seen:
     def __init__(self, opened, rack: str) -> None:
         from literaki_cli.analysis.positionquery import seen_record, unseen_tiles_of
 
-        self.opened = opened
+        self.opened, self.rack = opened, rack
         self.unseen = unseen_tiles_of(opened.position, rack)
         self.record = seen_record(opened, rack)
 
@@ -400,16 +400,15 @@ def _solution_lines(result, rack: str, bingo_bonus: int) -> tuple[str, list[list
     return title, rows, notes
 
 
-def _simulate(position, rack: str, lexicon, equity, settings, model, json_out: bool, seen: _Seen) -> None:
+def _simulate(rack: str, lexicon, equity, settings, model, json_out: bool, seen: _Seen) -> None:
     from tqdm import tqdm
 
-    from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates
+    from literaki_cli.analysis.lookahead import simulate_position
 
-    start = SimPosition.of(position, rack)
     with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
-        result = simulate_candidates(start, lexicon, equity, model, settings, progress=bar.update)
+        result, answer = simulate_position(seen.opened, rack, lexicon, equity, model, settings, progress=bar.update)
     if json_out:
-        typer.echo(dumps_json(result.as_dict() | seen.record, ensure_ascii=False))
+        typer.echo(dumps_json(answer, ensure_ascii=False))
     else:
         seen.print()
         _print_sim(result, rack)
@@ -457,14 +456,15 @@ def _exchange_text(exchange) -> str:
     return f"{exchange.tiles.upper()} (keeping {exchange.keep.upper() or 'nothing'})"
 
 
-def _solve_endgame(position, racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None,
-                   keep: int, json_out: bool, threads: int | None, seen: _Seen) -> None:  # fmt: skip
+def _solve_endgame(racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None, keep: int,
+                   json_out: bool, threads: int | None, seen: _Seen) -> None:  # fmt: skip
+    from literaki_cli.analysis.lookahead import solve_endgame
     from literaki_cli.endgame.solver import EndgameSolver, all_cores
 
-    solver = EndgameSolver(lexicon, position.variant, threads=threads or all_cores())
-    result = solver.solve(position.board, racks, passes, depth=depth, seconds=seconds, keep=keep)
+    solver = EndgameSolver(lexicon, seen.opened.position.variant, threads=threads or all_cores())
+    result, answer = solve_endgame(seen.opened, seen.rack, racks, passes, solver, depth, seconds, keep)
     if json_out:
-        typer.echo(dumps_json(result.as_dict() | seen.record, ensure_ascii=False))
+        typer.echo(dumps_json(answer, ensure_ascii=False))
     else:
         seen.print()
         _print_endgame(result, racks, passes)

@@ -166,30 +166,26 @@ class Workbench:
 
     def _simulate(self, work: Plan, report: Report) -> dict:
         """``solve --sim --json``."""
-        from literaki_cli.analysis.positionquery import seen_record
-        from literaki_cli.montecarlo.simulation import SimPosition, simulate_candidates
+        from literaki_cli.analysis.lookahead import simulate_position
         from literaki_cli.montecarlo.winmodel import open_win_model
 
-        position, total = work.opened.position, work.settings.iterations
-        seen = seen_record(work.opened, work.rack)
-        result = simulate_candidates(
-            SimPosition.of(position, work.rack), self.lexicon(), self.equity(position.variant), open_win_model(),
-            work.settings, watch=lambda so_far: report(so_far.iterations, total, so_far.as_dict() | seen),
-        )  # fmt: skip
-        return result.as_dict() | seen
+        total = work.settings.iterations
+        _, answer = simulate_position(work.opened, work.rack, self.lexicon(), self.equity(work.opened.position.variant),
+                                      open_win_model(), work.settings,
+                                      watch=lambda so_far, shown: report(so_far.iterations, total, shown))  # fmt: skip
+        return answer
 
     def _endgame(self, work: Plan, report: Report) -> dict:
-        """``solve --endgame --json`` (one search thread: a job is one core's work)."""
-        from literaki_cli.analysis.positionquery import seen_record
+        """``solve --endgame --json --threads 1`` (a job is one core's work)."""
+        from literaki_cli.analysis.lookahead import solve_endgame
         from literaki_cli.endgame.solver import EndgameSolver
 
-        position = work.opened.position
-        name = position.variant.name
-        if name not in self._solvers:
-            self._solvers[name] = EndgameSolver(self.lexicon(), position.variant)
-        result = self._solvers[name].solve(position.board, work.racks, work.passes, depth=work.depth,
-                                           seconds=work.seconds, keep=work.top)  # fmt: skip
-        return result.as_dict() | seen_record(work.opened, work.rack)
+        variant = work.opened.position.variant
+        if variant.name not in self._solvers:
+            self._solvers[variant.name] = EndgameSolver(self.lexicon(), variant)
+        self._solvers[variant.name].forget()  # as the command searches: from an empty table
+        return solve_endgame(work.opened, work.rack, work.racks, work.passes, self._solvers[variant.name], work.depth,
+                             work.seconds, work.top)[1]  # fmt: skip
 
     def _review(self, work: Plan, report: Report) -> dict:
         """``analyze --json`` with ``--endgame-time`` (one search thread)."""
