@@ -55,11 +55,19 @@ function buildBoard() {
       const label = document.createElement("span");
       label.className = "label";
       label.textContent = square.label;
+      if (isDark(square.fill)) label.style.color = "#fff";  // readable on the dark squares
       cell.appendChild(label);
       cell.addEventListener("click", () => clickSquare(r, c));
       grid.appendChild(cell);
     }
   }
+}
+
+function isDark(colour) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour || "");
+  if (!hex) return false;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 110;
 }
 
 function cellOf(kind, content) {
