@@ -41,8 +41,6 @@ MAX_GAME_BODY = 5 << 20
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 #: The most words one check-word request may ask about.
 MAX_WORDS = 10_000
-#: How long a finished job stays readable (jobs.KEEP_SECONDS).
-KEPT_MINUTES = 15
 
 
 #: The page's own files (HTML, CSS, JavaScript): shipped in the package, no network needed.
@@ -257,7 +255,6 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
                     exception_handlers={TooLarge: _too_large, InputError: _bad_input, LiterakiError: _cannot_answer,
                                         JobRefused: _refused, NoSuchJob: _no_job},
                     lifespan=lifespan)  # fmt: skip
-    app.state.engine = engine
     return app
 
 
@@ -307,8 +304,10 @@ async def _refused(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _no_job(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"error": f"no job {str(exc)[:40]!r} (a finished job is kept {KEPT_MINUTES} minutes)"},
-                        status_code=404)  # fmt: skip
+    from literaki_cli.web.jobs import KEEP_SECONDS
+
+    return JSONResponse({"error": f"no job {str(exc)[:40]!r} (a finished job is kept {KEEP_SECONDS / 60:g} "
+                                  "minutes)"}, status_code=404)  # fmt: skip
 
 
 async def _too_large(request: Request, exc: TooLarge) -> JSONResponse:
@@ -433,7 +432,7 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
     move in GCG notation (``8H WORD``, ``-ABC`` an exchange, ``-`` a pass) is scored as ``score``
     scores it on the board the turns before it left, and must be legal."""
     from literaki_cli.analysis.batch import _check_keys, _text_field
-    from literaki_cli.analysis.positionquery import checked_rack, score_move
+    from literaki_cli.analysis.positionquery import PlacementScore, checked_rack, score_move
     from literaki_cli.engine.board import Board
     from literaki_cli.engine.position import Position
     from literaki_cli.engine.variant import load_variant
@@ -470,13 +469,14 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
             scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
+        placed = isinstance(scored, PlacementScore)
         if not scored.valid:
-            problems = scored.problems if hasattr(scored, "problems") else scored.result.problems
+            problems = scored.result.problems if placed else scored.problems
             raise InputError(f"{where}: {turn['move']}: {'; '.join(problems)}")
-        if hasattr(scored, "result"):
+        if placed:
             play, points = gcg_play(scored.result, scored.move.direction), scored.result.total
             board = scored.board_after
-        else:
+        else:  # an exchange or a pass
             play, points = scored.move, 0
         totals[player - 1] += points
         lines.append(turn_line(nicks[player - 1], rack, play, points, totals[player - 1]))

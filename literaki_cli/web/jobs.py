@@ -74,7 +74,6 @@ class Job:
     total: int = 0
     answer: dict | None = None  # the answer so far, then the final one
     error: str | None = None
-    status: int = 200  # the HTTP status an error would have had (400: bad input, 503: the server's)
     stopped_by: str | None = None
     finished: float | None = None
     cancel_sent: float | None = None
@@ -164,7 +163,7 @@ class _Worker:
                 elif kind == "cancelled":
                     board.finish(self, job, CANCELLED)
                 elif kind == "failed":
-                    _, _, job.status, job.error = message
+                    job.error = message[2]
                     board.finish(self, job, FAILED)
         with board.lock:  # the process ended (or was ended)
             board.lost(self)
@@ -262,7 +261,7 @@ class JobBoard:
             if job.stopped_by is not None:
                 self._ended(job, CANCELLED)
             else:
-                job.status, job.error = 503, "the job's process ended unexpectedly"
+                job.error = "the job's process ended unexpectedly"
                 self._ended(job, FAILED)
         if job is not None and self.busy.get(job.id) is worker:
             del self.busy[job.id]
@@ -316,34 +315,40 @@ class JobBoard:
 
 
 class _Interrupts:
-    """A job's Ctrl-C: raised only while a job runs, and never in the middle of sending a
-    message to the server (it is raised right after)."""
+    """A job's Ctrl-C, raised only while a job runs and never in the middle of sending a message
+    to the server: at once for a review or an endgame (the endgame search takes Ctrl-C over
+    itself while it searches), and for a simulation at its next report, a round's end, where it
+    keeps what it finished (anywhere else a Ctrl-C could land between two steps of merging a
+    round)."""
 
     def __init__(self) -> None:
-        self.armed = False
-        self.pending = False
+        self.running = self.immediate = self.sending = self.pending = False
 
     def handler(self, signum, frame) -> None:
-        if self.armed:
+        if self.running and self.immediate and not self.sending:
             raise KeyboardInterrupt
-        self.pending = True
+        self.pending = self.running
 
     @contextlib.contextmanager
-    def job(self):
-        self.pending, self.armed = False, True
+    def job(self, immediate: bool):
+        self.pending, self.immediate, self.running = False, immediate, True
         try:
             yield
         finally:
-            self.armed = False
+            self.running = False
 
     @contextlib.contextmanager
-    def held(self):
-        armed, self.armed = self.armed, False
+    def report(self):
+        """Around a report: a simulation's Ctrl-C is raised here, and none while one is sent."""
+        if self.running and self.pending and not self.immediate:
+            self.pending = False
+            raise KeyboardInterrupt
+        self.sending = True
         try:
             yield
         finally:
-            self.armed = armed
-        if armed and self.pending:
+            self.sending = False
+        if self.running and self.pending:
             self.pending = False
             raise KeyboardInterrupt
 
@@ -368,25 +373,24 @@ def _worker_main(conn, lexicon_path: Path | None, leaves_path: Path | None) -> N
         last = [0.0]
 
         def report(done: int, total: int, so_far: dict | None, job_id=job_id, last=last) -> None:
-            now = time.monotonic()
-            if so_far is not None and now - last[0] < REPORT_EVERY and done < total:
-                return
-            last[0] = now
-            with interrupts.held():
-                conn.send(("progress", job_id, done, total, so_far))
+            with interrupts.report():
+                now = time.monotonic()
+                if so_far is None or now - last[0] >= REPORT_EVERY or done >= total:
+                    last[0] = now
+                    conn.send(("progress", job_id, done, total, so_far))
 
         try:
-            with interrupts.job():
+            with interrupts.job(immediate=body.get("kind") != SIM):
                 answer = bench.run(plan(body, cap), report)
             reply: tuple[Any, ...] = ("done", job_id, answer)
         except KeyboardInterrupt:
             reply = ("cancelled", job_id)
         except InputError as exc:
-            reply = ("failed", job_id, 400, str(exc))
+            reply = ("failed", job_id, str(exc))
         except LiterakiError as exc:
-            reply = ("failed", job_id, 503, f"the server cannot answer: {exc}")
+            reply = ("failed", job_id, f"the server cannot answer: {exc}")
         except Exception as exc:  # noqa: BLE001 - said to the page, and the process goes on
-            reply = ("failed", job_id, 500, f"internal error: {type(exc).__name__}: {exc}")
+            reply = ("failed", job_id, f"internal error: {type(exc).__name__}: {exc}")
         conn.send(reply)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,6 @@ class Plan:
     depth: int | None = None
     top: int = 0
     game: Any = None  # GcgGame (analyze)
-    extra: dict = field(default_factory=dict)
 
 
 def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:

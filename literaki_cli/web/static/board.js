@@ -272,7 +272,7 @@ async function ask(generation) {
   }
   $("problems").textContent = (shown.answer.warnings || []).join("; ");
   showUnseen(shown.answer);
-  $("endgame-start").disabled = !(shown.answer.bag === 0 && rack && !state.jobRunning);
+  $("endgame-start").disabled = state.jobRunning || !endgameAllowed();
   if (!rack) { showMoves([]); $("status").textContent = text("no_rack"); return; }
   const solved = await api("/api/solve", { position, top: 20 });
   if (generation !== state.generation) return;
@@ -280,6 +280,11 @@ async function ask(generation) {
   showUnseen(solved.answer);
   showMoves(solved.answer.moves);
   $("status").textContent = text("moves_found", { count: solved.answer.count, ms: Math.round(performance.now() - started) });
+}
+
+function endgameAllowed() {
+  // The endgame search needs an empty bag and the mover's rack.
+  return state.bag === 0 && Boolean($("rack").value.trim());
 }
 
 function showProblem(message) {

@@ -63,12 +63,11 @@ function endJob(message) {
   state.jobRunning = false;
   setJobButtons(false);
   if (message) $("job-status").textContent = message;
-  $("endgame-start").disabled = !(state.bag === 0 && $("rack").value.trim());
 }
 
 function setJobButtons(running) {
   $("sim-start").disabled = running;
-  $("endgame-start").disabled = running || state.bag !== 0;
+  $("endgame-start").disabled = running || !endgameAllowed();
   $("job-cancel").disabled = !running;
 }
 
