@@ -224,6 +224,35 @@ def endgame_start(position: Position, rack: str) -> tuple[tuple[str, str], int]:
     return (rack, opponent), position.zero_turns
 
 
+def peg_start(position: Position, rack: str):
+    """The pre-endgame the player to move faces (:class:`~literaki_cli.endgame.peg.PegPosition`):
+    their rack, the unseen tiles, the bag, the spread and the passes.  InputError unless the
+    game is for two, 1 or 2 tiles are in the bag, no exchange is allowed with so few (the search
+    knows placements and passes) and the game is not over."""
+    from literaki_cli.endgame.peg import MAX_BAG, PegPosition
+    from literaki_cli.endgame.solver import PASSES_TO_END, PLAYERS
+    from literaki_cli.games.bag import unseen_tiles
+
+    if position.players != PLAYERS:
+        raise InputError(f"--peg solves two-player games; the position has {position.players} players")
+    bag = tiles_in_bag(position, rack)
+    if bag == 0:
+        raise InputError("--peg needs 1 or 2 tiles in the bag, and the bag is empty: use --endgame")
+    if bag > MAX_BAG:
+        raise InputError(f"--peg needs 1 or 2 tiles in the bag, and {bag} are in it: use --sim")
+    if position.variant.exchange_min_bag <= bag:
+        raise InputError(f"--peg: these rules allow an exchange with {bag} tiles in the bag "
+                         f"(min_bag {position.variant.exchange_min_bag}); the pre-endgame searches placements "
+                         "and passes only")  # fmt: skip
+    if position.zero_turns >= PASSES_TO_END:
+        raise InputError(f"the game is over: {position.zero_turns} zero-scoring turns in a row (passes), "
+                         f"{PASSES_TO_END} end it")  # fmt: skip
+    stated = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
+    unseen = "".join(sorted(unseen_tiles(position.variant, position.board, [rack])))
+    spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
+    return PegPosition(position.board, rack, unseen, bag, spread, position.zero_turns, stated)
+
+
 @dataclass(frozen=True)
 class UnseenTiles:
     """The tiles the player to move cannot see: the full set minus the board and their own

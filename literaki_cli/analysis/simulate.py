@@ -91,10 +91,11 @@ def _board_rules(config: RunConfig):
 
 
 def _board_table(variant, lexicon, levels, specs):
+    from literaki_cli.analysis.lookahead import level_lookahead
     from literaki_cli.games.game import Game
     from literaki_cli.games.players import make_players
 
-    players = make_players(specs, lexicon, variant, levels)
+    players = make_players(specs, lexicon, variant, levels, lookahead_factory=level_lookahead)
     return players, partial(Game, variant, players, lexicon.words)
 
 

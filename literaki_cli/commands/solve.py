@@ -40,7 +40,7 @@ from literaki_cli.commands.simoptions import (
 )
 from literaki_cli.errors import InputError
 from literaki_cli.inputs import dumps_json
-from literaki_cli.montecarlo.settings import SimSettings
+from literaki_cli.montecarlo.settings import SimSettings, options_given
 
 SOLVE_EPILOG = (
     "\b\nExamples:\n"
@@ -52,6 +52,7 @@ SOLVE_EPILOG = (
     "  literaki solve game.cgp --sim --iterations 500 --stop 95\n"
     "                                            simulate the 10 best two turns ahead\n"
     "  literaki solve endgame.cgp --endgame      the exact best play once the bag is empty\n"
+    "  literaki solve peg.cgp --peg              1 or 2 tiles in the bag: win chance of the best moves\n"
     "  literaki solve game.gcg --turn 12         the position before turn 12 of a game record\n"
     "  literaki solve --batch positions.cgp      one CGP (or JSON) line in, one JSON line out\n"
     "  ... | literaki solve --batch --workers 2  stdin, two processes, the order kept\n\n"
@@ -68,12 +69,20 @@ SOLVE_EPILOG = (
     "every move and pass of both players to the end of the game, with the end rules, and shows the "
     "exact value (spread change) of the best --top first moves and the principal variation "
     "(docs/endgame.md).  --depth and --time give the best answer found within the limit, marked "
-    "not exact; Ctrl-C shows the last complete iteration's.\n"
+    "not exact; Ctrl-C shows the last complete iteration's.\n\n"
+    "--peg (1 or 2 tiles in the bag) judges the best --candidates moves and the pass over every way the "
+    "unseen tiles may lie between the bag and the opponent's rack (with 2 in the bag, --splits of them "
+    "sampled when there are more), each ending valued by the endgame search: the win chance and mean "
+    "final spread of each, best first (docs/endgame.md, \"The pre-endgame\").  --time shares that many "
+    "seconds among its endgames (else a fixed budget of nodes each: the same answer on every machine); "
+    "Ctrl-C shows the candidates judged so far.\n"
 )
 
 #: Moves ``solve`` lists, and first moves ``--endgame`` values exactly, unless --top says otherwise.
 TOP = 20
 ENDGAME_TOP = 5
+#: Splits ``--peg`` judges at most (sampled when there are more: with 2 tiles in the bag).
+PEG_SPLITS = 12
 
 SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candidates a few turns ahead.")]
 SolvePositionArgument = Annotated[
@@ -136,12 +145,21 @@ def solve_command(
     endgame: Annotated[
         bool, typer.Option("--endgame", help="Solve the endgame exactly (the bag must be empty).")
     ] = False,
+    peg: Annotated[
+        bool, typer.Option("--peg", help="Solve the pre-endgame (1 or 2 tiles in the bag): win chance per move.")
+    ] = False,
+    splits: Annotated[
+        int | None,
+        typer.Option("--splits", min=1, help=f"--peg: judge at most N splits of the unseen tiles, sampled "
+                     f"[default: {PEG_SPLITS}]."),
+    ] = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="--endgame: search at most this many plies (not exact).")
     ] = None,
     seconds: Annotated[
         float | None,
-        typer.Option("--time", min=0.001, help="--endgame: stop after about this many seconds (best so far)."),
+        typer.Option("--time", min=0.001, help="--endgame: stop after about this many seconds (best so far); "
+                     "--peg: the seconds its endgames share."),
     ] = None,
     threads: ThreadsOption = None,
     image: ImageOption = None,
@@ -168,14 +186,19 @@ def solve_command(
         refuse_in_batch(rack=rack, sim=sim, endgame=endgame, image=image, iterations=iterations,
                         candidates=candidates, plies=plies, seed=seed, stop=stop, win_model=win_model, depth=depth,
                         seconds=seconds, threads=threads, turn=turn)  # fmt: skip
-    else:
+    elif not peg:
         refuse_without_sim(sim, workers=workers, how="--sim or --batch")
         refuse_without_sim(sim, iterations=iterations, candidates=candidates, plies=plies, seed=seed, stop=stop,
                            win_model=win_model)  # fmt: skip
+    if peg:
+        _refuse_with_peg(sim=sim, endgame=endgame, batch=batch, depth=depth, iterations=iterations, plies=plies,
+                         stop=stop, win_model=win_model, workers=workers)  # fmt: skip
+    elif splits is not None:
+        raise InputError("--splits: only with --peg")
     limits = [name for name, value in (("--depth", depth), ("--time", seconds), ("--threads", threads))
               if value is not None]  # fmt: skip
-    if limits and not endgame:
-        raise InputError(f"{', '.join(limits)}: only with --endgame")
+    if limits and not (endgame or peg):
+        raise InputError(f"{', '.join(limits)}: only with --endgame or --peg")
     listing = (("--all", show_all), ("--by score", by != "equity"), ("--min-tiles", min_tiles),
                ("--word-contains", word_contains), ("--at", at), ("--only-bingos", only_bingos),
                ("--popular", popular), ("--image", image))  # fmt: skip
@@ -188,9 +211,9 @@ def solve_command(
         if listing_only:
             raise InputError(f"--sim does not take {', '.join(listing_only)}: it simulates the best --candidates "
                              "moves by equity over the whole lexicon")  # fmt: skip
-    if endgame and listing_only:
-        raise InputError(f"--endgame does not take {', '.join(listing_only)}: it searches every move of both "
-                         "players over the whole lexicon")  # fmt: skip
+    if (endgame or peg) and listing_only:
+        raise InputError(f"{'--peg' if peg else '--endgame'} does not take {', '.join(listing_only)}: it searches "
+                         "the moves of both players over the whole lexicon")  # fmt: skip
 
     request = SolveRequest(top or TOP, show_all, by, exchanges, popular, min_tiles, word_contains, at, only_bingos)
     if batch:
@@ -209,6 +232,16 @@ def solve_command(
         racks, passes = endgame_start(pos, the_rack)
         _solve_endgame(racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out, threads,
                        seen)  # fmt: skip
+        return
+    if peg:
+        from literaki_cli.analysis.positionquery import peg_start
+        from literaki_cli.endgame.peg import DEFAULT_NODES, PegSettings
+        from literaki_cli.equity.leaves import open_leaves
+
+        start = peg_start(pos, the_rack)
+        settings = PegSettings(candidates=candidates, nodes=None if seconds else DEFAULT_NODES, seconds=seconds,
+                               splits=splits or PEG_SPLITS, seed=seed)  # fmt: skip
+        _solve_peg(start, settings, open_leaves(leaves), Lexicon.open(lexicon), top or TOP, json_out, threads, seen)
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
     from literaki_cli.equity.leaves import open_leaves
@@ -471,6 +504,68 @@ def _solve_endgame(racks: tuple[str, str], passes: int, lexicon, depth: int | No
     if result.interrupted:
         typer.echo(f"interrupted: the best of the last complete search, {result.depth} plies deep", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _refuse_with_peg(**given) -> None:
+    """InputError naming the options ``--peg`` does not take (``given`` by parameter name)."""
+    names = {"sim": "--sim", "endgame": "--endgame", "batch": "--batch", "depth": "--depth"}
+    refused = [names[name] for name in names if given.get(name)]
+    refused += options_given(**{k: v for k, v in given.items() if k not in names})
+    if refused:
+        raise InputError(f"--peg does not take {', '.join(refused)}")
+
+
+def _solve_peg(start, settings, leave_table, lexicon, top: int, json_out: bool, threads: int | None,
+               seen: _Seen) -> None:  # fmt: skip
+    from tqdm import tqdm
+
+    from literaki_cli.analysis.lookahead import solve_peg
+    from literaki_cli.endgame.peg import PreEndgameSolver
+    from literaki_cli.endgame.solver import EndgameSolver, all_cores
+    from literaki_cli.equity.equity import Equity
+
+    variant = seen.opened.position.variant
+    solver = PreEndgameSolver(EndgameSolver(lexicon, variant, threads=threads or all_cores()))
+    with tqdm(unit="move", desc="pre-endgame", disable=None, leave=False) as bar:
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        result, answer = solve_peg(seen.opened, seen.rack, start, solver, settings, Equity(leave_table, variant),
+                                   progress)  # fmt: skip
+    if json_out:
+        typer.echo(dumps_json(answer, ensure_ascii=False))
+    else:
+        seen.print()
+        _print_peg(result, start, top)
+    if result.interrupted:
+        typer.echo(f"interrupted: the {len(result.candidates)} of {result.considered} candidates judged before it",
+                   err=True)  # fmt: skip
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _print_peg(result, start, top: int) -> None:
+    from rich.table import Table
+
+    console = output_console()
+    how = f"all {result.splits} splits" if start.opponent_rack is None else "the opponent's rack as given"
+    if result.sampled:
+        how = f"{result.splits} of {result.all_splits} splits, sampled"
+    console.print(f"pre-endgame: rack {start.rack.upper()} to move, {start.bag} in the bag, spread {start.spread:+d}; "
+                  f"{len(result.candidates)} candidates over {how}; {result.endgames:,} endgames in "
+                  f"{result.seconds:.2f} s")  # fmt: skip
+    table = Table(title="best moves (win % and mean final spread over the splits)")
+    columns = (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"), ("static", "right"),
+               ("win %", "right"), ("spread", "right"), ("exact", "right"))
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
+    for number, c in enumerate(result.candidates[:top], 1):
+        m = c.move
+        table.add_row(str(number), m.coord or "-", "pass" if m.is_pass else m.display, str(m.score),
+                      f"{c.static_equity:.1f}", f"{100 * c.win:.1f}", f"{c.spread:+.1f}",
+                      f"{c.exact}/{c.splits}")  # fmt: skip
+    console.print(table)
+    console.print("exact: the splits whose every ending was solved to the end, with no reply left out")
 
 
 def _print_endgame(result, racks: tuple[str, str], passes: int) -> None:

@@ -17,6 +17,7 @@ import os
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -54,6 +55,8 @@ PASS_WORD = "-"
 DEFAULT_KEEP = 5
 #: log2 of the transposition table's entries (2**21 entries: 44 MB).
 DEFAULT_TABLE_BITS = 21
+#: Pruned graphs a solver keeps (each a few hundred KB at most).
+PRUNED_KEPT = 32
 #: Seed of the hash keys (any fixed seed: the keys only need to differ).
 KEY_SEED = 20261130
 
@@ -178,6 +181,8 @@ class EndgameSolver:
         self._table = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8),
                        np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int32))  # fmt: skip
         self._moves = np.zeros((PLY_CAPACITY, RECORD_WIDTH), dtype=np.int32)
+        #: the pruned graphs of the last endgames, by board and pool of tiles (:meth:`_pruned_graph`)
+        self._pruned: OrderedDict[bytes, tuple] = OrderedDict()
 
     # ----------------------------------------------------------------- the public calls
 
@@ -262,9 +267,7 @@ class EndgameSolver:
         counts = np.stack([rack_counts(rack) for rack in racks])
         self.tables = self.whole_tables
         if self.prune:
-            rules = self.whole_tables.rules
-            graph, self.pruned_words = wordprune.endgame_graph(self.whole_tables.graph, letters, down_letters, counts,
-                                                               rules.min_word, rules.max_word)  # fmt: skip
+            graph, self.pruned_words = self._pruned_graph(letters, down_letters, counts)
             self.tables = self.whole_tables._replace(graph=graph)
         state = SearchState(
             letters, blanks, down_letters, np.ascontiguousarray(blanks.T), counts, np.zeros(1, dtype=np.uint64),
@@ -274,6 +277,23 @@ class EndgameSolver:
         )  # fmt: skip
         state.key[0] = search.full_key(self.tables, state)
         return state
+
+    def _pruned_graph(self, letters: np.ndarray, down_letters: np.ndarray, counts: np.ndarray) -> tuple:
+        """The endgame's pruned graph and its word count: it depends only on the board and on the
+        pool of both racks, so the pre-endgame's splits of one candidate (the same board and
+        pool, the tiles dealt differently) build it once.  The last few are kept."""
+        key = letters.tobytes() + counts.sum(axis=0).astype(np.int64).tobytes()
+        found = self._pruned.get(key)
+        if found is None:
+            rules = self.whole_tables.rules
+            found = wordprune.endgame_graph(self.whole_tables.graph, letters, down_letters, counts, rules.min_word,
+                                            rules.max_word)  # fmt: skip
+            self._pruned[key] = found
+            if len(self._pruned) > PRUNED_KEPT:
+                self._pruned.popitem(last=False)
+        else:
+            self._pruned.move_to_end(key)
+        return found
 
     def _depth_limit(self, racks: tuple[str, str], depth: int | None) -> int:
         """The plies to the end of the longest game: each placement lays a tile, and fewer than
@@ -427,12 +447,17 @@ class EndgameSolver:
         return line, ended_by, end_points
 
     def _move(self, record: np.ndarray, player: int, value: int | None = None) -> EndgameMove:
-        if record[LENGTH] == 0:
-            return EndgameMove(player, None, PASS_WORD, PASS_WORD, 0, value=value, record=record.copy())
-        tiles, direction = record_tiles(record)
-        word, display = record_words(record)
-        return EndgameMove(player, position_name(int(record[ROW]), int(record[COL]), direction), word, display,
-                           int(record[SCORE]), tiles, direction, value, record.copy())  # fmt: skip
+        return describe_move(record, player, value)
+
+
+def describe_move(record: np.ndarray, player: int, value: int | None = None) -> EndgameMove:
+    """The move of a generator record (laying nothing: the pass) as an endgame shows it."""
+    if record[LENGTH] == 0:
+        return EndgameMove(player, None, PASS_WORD, PASS_WORD, 0, value=value, record=record.copy())
+    tiles, direction = record_tiles(record)
+    word, display = record_words(record)
+    return EndgameMove(player, position_name(int(record[ROW]), int(record[COL]), direction), word, display,
+                       int(record[SCORE]), tiles, direction, value, record.copy())  # fmt: skip
 
 
 @contextmanager

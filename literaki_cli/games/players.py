@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,10 +62,30 @@ class Level:
     unload_last_rounds: bool = False  # in the last rounds play the move laying the most tile value
     endgame_seconds: float = 0.0  # > 0: once the bag is empty, the exact endgame search with this time per move
     endgame_nodes: int = 0  # > 0: the same with this many nodes per move (the same move on every machine)
+    sim_iterations: int = 0  # > 0: while more than 2 tiles are in the bag, simulate the best candidates
+    sim_candidates: int = 6  # how many (the best by static equity)
+    sim_plies: int = 2  # turns played after each candidate
+    peg_nodes: int = 0  # > 0: with 1-2 tiles in the bag, the pre-endgame with this many nodes per endgame
+    peg_candidates: int = 8  # the best moves it judges (and the pass)
+    peg_replies: int = 4  # replies it considers where tiles stay in the bag
+    peg_splits: int = 8  # splits of the unseen tiles it judges at most (sampled with 2 in the bag)
 
     @property
     def solves_endgames(self) -> bool:
         return self.endgame_seconds > 0 or self.endgame_nodes > 0
+
+    @property
+    def simulates(self) -> bool:
+        return self.sim_iterations > 0
+
+    @property
+    def solves_pre_endgames(self) -> bool:
+        return self.peg_nodes > 0
+
+    @property
+    def searches(self) -> bool:
+        """Whether the level needs an endgame solver (for the endgame or the pre-endgame)."""
+        return self.solves_endgames or self.solves_pre_endgames
 
     @property
     def always_best(self) -> bool:
@@ -95,6 +116,9 @@ SCORE_BOUND = 100_000
 KEEP_MAX_BOUND = 100
 ENDGAME_SECONDS_BOUND = 3600.0
 ENDGAME_NODES_BOUND = 10**10
+SIM_ITERATIONS_BOUND = 10**6
+COUNT_BOUND = 1000
+SIM_PLIES_BOUND = 10  # montecarlo.settings.MAX_PLIES (games sits below montecarlo)
 LEVEL_KEYS = (
     "title",
     "vocabulary",
@@ -107,6 +131,13 @@ LEVEL_KEYS = (
     "unload_last_rounds",
     "endgame_seconds",
     "endgame_nodes",
+    "sim_iterations",
+    "sim_candidates",
+    "sim_plies",
+    "peg_nodes",
+    "peg_candidates",
+    "peg_replies",
+    "peg_splits",
 )
 
 
@@ -153,6 +184,10 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
         if not leaves.strip() or "\0" in leaves:
             raise InputError(f'{where}: key \'leaves\' must be "none", "default" or a leave file\'s path')
         leaves = str((base / Path(leaves).expanduser()).resolve())
+    looks_ahead = [key for key in ("sim_iterations", "peg_nodes") if spec.get(key)]
+    if looks_ahead and vocabulary != "all":
+        raise InputError(f"{where}: key {looks_ahead[0]!r} needs vocabulary = \"all\" (the simulation and the "
+                         "pre-endgame search the whole lexicon)")  # fmt: skip
     return Level(
         name, _text(spec, "title", where, name), vocabulary, alpha, beta,
         whole_number(spec.get("exchange_below"), f"{where}: key 'exchange_below'", -SCORE_BOUND, SCORE_BOUND), keep,
@@ -161,6 +196,11 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
                 SCORE_BOUND), leaves, _flag(spec, "unload_last_rounds", where),
         finite_number(spec.get("endgame_seconds", 0.0), f"{where}: key 'endgame_seconds'", 0, ENDGAME_SECONDS_BOUND),
         whole_number(spec.get("endgame_nodes", 0), f"{where}: key 'endgame_nodes'", 0, ENDGAME_NODES_BOUND),
+        *(whole_number(spec.get(key, default), f"{where}: key {key!r}", low, high) for key, default, low, high in (
+            ("sim_iterations", 0, 0, SIM_ITERATIONS_BOUND), ("sim_candidates", 6, 1, COUNT_BOUND),
+            ("sim_plies", 2, 1, SIM_PLIES_BOUND), ("peg_nodes", 0, 0, ENDGAME_NODES_BOUND),
+            ("peg_candidates", 8, 1, COUNT_BOUND), ("peg_replies", 4, 1, COUNT_BOUND),
+            ("peg_splits", 8, 1, COUNT_BOUND))),
     )  # fmt: skip
 
 
@@ -197,18 +237,28 @@ class ComputerPlayer:
     as one more candidate; without, it ranks by score, as the online game's levels do."""
 
     def __init__(self, name: str, level: Level, generator: MoveGenerator, equity: Equity | None = None,
-                 endgame: EndgameSolver | None = None):  # fmt: skip
+                 endgame: EndgameSolver | None = None, lookahead=None):  # fmt: skip
         self.name = name
         self.level = level
         self.generator = generator
         self.equity = equity
         self.endgame = endgame  # the exact search once the bag is empty (two-player games)
+        self.lookahead = lookahead  # the simulation and the pre-endgame, for the levels that use them
         self._endgame_game: tuple | None = None  # the game whose endgame the search's table holds
 
     def choose(self, game: Game) -> Action:
         rack = game.racks[game.current]
         if self.endgame is not None and not game.bag and game.n_players == 2:
             return self._endgame_move(game, rack)
+        if self.lookahead is not None and game.n_players == 2 and game.bag:
+            from literaki_cli.endgame.peg import MAX_BAG
+
+            if len(game.bag) <= MAX_BAG and self.level.solves_pre_endgames and not game.can_exchange():
+                return self.lookahead.pre_endgame_move(game, rack, self.level, self.equity)
+            if len(game.bag) > MAX_BAG and self.level.simulates and self.equity is not None:
+                chosen = self.lookahead.simulated_move(game, rack, self.level, self.equity)
+                if chosen is not None:
+                    return chosen
         if self._best_alone_decides(game):
             return self._best_alone(game, rack)
         moves = self.generator.generate(game.board, rack)
@@ -342,21 +392,32 @@ def level_equity(level: Level, variant, default_leaves: Path | str | None = None
     return Equity(open_leaves(path), variant)
 
 
-def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leaves: Path | str | None = None):
+def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leaves: Path | str | None = None,
+                 lookahead_factory: Callable | None = None):  # fmt: skip
     """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2);
-    ``leaves``: the leave file of levels whose ``leaves`` is "default"."""
+    ``leaves``: the leave file of levels whose ``leaves`` is "default"; ``lookahead(lexicon,
+    endgame solver)``: what the levels that simulate or solve pre-endgames look ahead with
+    (:func:`literaki_cli.analysis.lookahead.level_lookahead`; without it they play as their
+    static rule and endgame search say)."""
     generators: dict[str, MoveGenerator] = {}
     solvers: dict[str, EndgameSolver] = {}
+    lookaheads: dict[str, object] = {}
     players = []
     for spec, nick in zip(specs, seat_nicknames(specs), strict=True):
         level = level_named(spec, levels)
         popular = level.vocabulary == "popular"
         if level.vocabulary not in generators:
             generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=popular)
-        if level.solves_endgames and len(specs) == 2 and level.vocabulary not in solvers:
+        two = len(specs) == 2
+        if level.searches and two and level.vocabulary not in solvers:
             from literaki_cli.endgame.solver import EndgameSolver
 
             solvers[level.vocabulary] = EndgameSolver(lexicon, variant, popular=popular)
+        lookahead = None
+        if (level.simulates or level.solves_pre_endgames) and two and lookahead_factory is not None:
+            lookahead = lookaheads.get(level.vocabulary) or lookahead_factory(lexicon, solvers.get(level.vocabulary))
+            lookaheads[level.vocabulary] = lookahead
         players.append(ComputerPlayer(nick, level, generators[level.vocabulary], level_equity(level, variant, leaves),
-                                      solvers.get(level.vocabulary) if level.solves_endgames else None))  # fmt: skip
+                                      solvers.get(level.vocabulary) if level.solves_endgames else None,
+                                      lookahead))  # fmt: skip
     return players
