@@ -496,13 +496,20 @@ def _solve_endgame(racks: tuple[str, str], passes: int, lexicon, depth: int | No
 
     solver = EndgameSolver(lexicon, seen.opened.position.variant, threads=threads or all_cores())
     result, answer = solve_endgame(seen.opened, seen.rack, racks, passes, solver, depth, seconds, keep)
+    _show_answer(answer, json_out, seen, lambda: _print_endgame(result, racks, passes),
+                 result.interrupted and f"the best of the last complete search, {result.depth} plies deep")
+
+
+def _show_answer(answer: dict, json_out: bool, seen: _Seen, print_table, interrupted: str | bool) -> None:
+    """A look-ahead's answer: its JSON, or the position's lines and its table; then, when Ctrl-C
+    cut it short, what the answer holds (on stderr) and the exit code."""
     if json_out:
         typer.echo(dumps_json(answer, ensure_ascii=False))
     else:
         seen.print()
-        _print_endgame(result, racks, passes)
-    if result.interrupted:
-        typer.echo(f"interrupted: the best of the last complete search, {result.depth} plies deep", err=True)
+        print_table()
+    if interrupted:
+        typer.echo(f"interrupted: {interrupted}", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
@@ -533,15 +540,8 @@ def _solve_peg(start, settings, leave_table, lexicon, top: int, json_out: bool, 
 
         result, answer = solve_peg(seen.opened, seen.rack, start, solver, settings, Equity(leave_table, variant),
                                    progress)  # fmt: skip
-    if json_out:
-        typer.echo(dumps_json(answer, ensure_ascii=False))
-    else:
-        seen.print()
-        _print_peg(result, start, top)
-    if result.interrupted:
-        typer.echo(f"interrupted: the {len(result.candidates)} of {result.considered} candidates judged before it",
-                   err=True)  # fmt: skip
-        raise typer.Exit(EXIT_INTERRUPTED)
+    _show_answer(answer, json_out, seen, lambda: _print_peg(result, start, top), result.interrupted
+                 and f"the {len(result.candidates)} of {result.considered} candidates judged before it")
 
 
 def _print_peg(result, start, top: int) -> None:

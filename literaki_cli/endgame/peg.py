@@ -187,7 +187,7 @@ class PreEndgameSolver:
         sampled = settings.splits is not None and len(exact_splits) > settings.splits
         splits = position.sampled_splits(settings.splits, settings.seed) if sampled else exact_splits
         ranked = self._candidates(position, settings, equity)
-        self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(position, settings))
+        self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(settings))
         result = PegResult([], position.bag, len(splits), len(exact_splits), sampled, 0, 0.0, len(ranked))
         try:
             for number, (record, static) in enumerate(ranked, 1):
@@ -216,7 +216,8 @@ class PreEndgameSolver:
             pass_equity = float(equity.for_rack(position.rack, position.bag).of_moves(_pass_record()[None, :])[0])
         return [(records[i], float(static[i])) for i in order] + [(_pass_record(), pass_equity)]
 
-    def _endgames_per_split(self, position: PegPosition, settings: PegSettings) -> int:
+    @staticmethod
+    def _endgames_per_split(settings: PegSettings) -> int:
         """A rough count of the endgames one candidate's split needs, to share out a time: one
         for a move that empties the bag, about a reply's worth for the others."""
         return 1 + (settings.replies or 20) // 4
@@ -233,8 +234,7 @@ class PreEndgameSolver:
             candidate.splits += 1
             candidate.exact += self._run.exact
             candidate.win += weight * _win_chance(outcome, position.spread)
-            mean = _mean(outcome)
-            candidate.value += weight * mean
+            candidate.value += weight * _mean(outcome)
         candidate.spread = position.spread + candidate.value
         return candidate
 
