@@ -256,7 +256,7 @@ def test_report_and_cli(game_lexicon, tmp_path, capsys):
     assert report["games"] == 6 and {p["player"] for p in report["players"]} == {"slaby", "mistrz"}
     assert sum(p["wins"] + 0.5 * p["draws"] for p in report["players"]) == 6
     assert main(["report", str(tmp_path)]) == 2
-    assert main(["simulate", "--players", "arcymistrz,latwy", "--lexicon", str(lexicon.path)]) == 2
+    assert main(["simulate", "--players", "wielkimistrz,latwy", "--lexicon", str(lexicon.path)]) == 2
 
 
 def test_mistrz_with_leave_values_plays_the_best_equity(game_lexicon, tmp_path):

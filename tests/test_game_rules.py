@@ -159,8 +159,8 @@ def test_both_engines_name_seats_alike(lexicon):
     board = make_players(specs, lexicon, V, load_levels())
     grid = make_grid_players(specs, lexicon, load_grid_rules(), load_levels())
     assert [p.name for p in board] == [p.name for p in grid] == ["trudny1", "latwy", "trudny2"]
-    with pytest.raises(InputError, match="unknown player level 'arcymistrz'"):
-        make_grid_players(["arcymistrz", "latwy"], lexicon, load_grid_rules(), load_levels())
+    with pytest.raises(InputError, match="unknown player level 'wielkimistrz'"):
+        make_grid_players(["wielkimistrz", "latwy"], lexicon, load_grid_rules(), load_levels())
 
 
 def test_winners_of_both_engines(lexicon):
@@ -207,7 +207,7 @@ def test_grid_letters_come_from_the_variant_the_rules_name(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"players": ["arcymistrz", "latwy"]}, "unknown player level 'arcymistrz'"),
+        ({"players": ["wielkimistrz", "latwy"]}, "unknown player level 'wielkimistrz'"),
         ({"game": "chess"}, "unknown game 'chess'; choose literaki or grid5"),
         ({"game": "grid5", "gcg": True}, "grid5 has no GCG"),
         ({"players": ["latwy"] * 5}, "literaki is played by 2 to 4 players, not 5"),
