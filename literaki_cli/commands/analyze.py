@@ -44,6 +44,7 @@ Examples:
   literaki analyze game.gcg --sim 200          each turn simulated too (200 iterations)
   literaki analyze game.gcg --endgame-time 30  up to 30 s of exact endgame search per turn
   literaki analyze game.gcg --endgame-time 0   static equity for the endgame turns too
+  literaki analyze game.gcg --peg-time 10      1-2 tiles in the bag: the pre-endgame search
   literaki analyze club/ --workers 2           every *.gcg of a folder, two at a time, and a
                                                summary per player over them all
   literaki analyze 'season/*.gcg' --out rep/   games, turns, players (Parquet, CSV),
@@ -58,7 +59,9 @@ and the rules allow one.  A turn without a rack is reported as not analysable, n
 the best move by simulation and the equity the move played lost by simulation.  Turns played with
 the bag empty in a two-player game are valued by the exact endgame search instead (solve
 --endgame): values are the spread change to the end of the game, exact when the search finishes
-within --endgame-time.  See docs/analyze.md.
+within --endgame-time.  With --peg-time, the turns played with 1 or 2 tiles in the bag are valued
+by the pre-endgame search (solve --peg): the best move by the chance to win, equity = the mean spread
+change to the end, both chances to win shown.  See docs/analyze.md.
 """
 
 GameArgument = Annotated[
@@ -94,6 +97,15 @@ def analyze_command(
             help="Exact endgame search per bag-empty turn, at most about this long (0: static equity).",
         ),
     ] = "5",  # review.endgame_review.DEFAULT_ENDGAME_SECONDS (not imported here: it brings NumPy)
+    peg_time: Annotated[
+        str,
+        typer.Option(
+            "--peg-time",
+            metavar="SECONDS",
+            help="Pre-endgame search (solve --peg) per turn with 1 or 2 tiles in the bag, about this long "
+            "(0: static equity).",
+        ),
+    ] = "0",
     threads: ThreadsOption = None,
     grades: Annotated[
         str,
@@ -115,7 +127,7 @@ def analyze_command(
 
     if is_many(games):
         _analyze_many(games, json_out, out, variant, top, sim, candidates, plies, seed, workers, endgame_time,
-                      threads, grades, leaves, lexicon, ray)  # fmt: skip
+                      peg_time, threads, grades, leaves, lexicon, ray)  # fmt: skip
         return
     if ray is not None:
         raise InputError("--ray: only for many games (several files, a folder or a pattern)")
@@ -124,12 +136,10 @@ def analyze_command(
     from literaki_cli.equity.equity import Equity
     from literaki_cli.equity.leaves import open_leaves
     from literaki_cli.io.gcg import read_gcg
-    from literaki_cli.review.endgame_review import EndgameReviewer, endgame_seconds
+    from literaki_cli.review.endgame_review import EndgameReviewer
     from literaki_cli.review.game_review import write_outputs
 
-    seconds = endgame_seconds(endgame_time)
-    if threads is not None and not seconds > 0:
-        raise InputError("--threads: only with an endgame search (--endgame-time above 0)")
+    seconds, peg_seconds = _search_seconds(endgame_time, peg_time, threads)
     record = read_gcg(game, variant)
     equity = Equity(open_leaves(leaves), record.variant)
     refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed, workers=workers)
@@ -139,7 +149,12 @@ def analyze_command(
         settings = SimSettings(sim, candidates, plies, seed, workers)
         settings.check()
     endgame = EndgameReviewer(lex, record.variant, seconds, threads=threads) if seconds > 0 else None
-    review, stopped = _analyze(record, lex, equity, top, settings, endgame)
+    pre_endgame = None
+    if peg_seconds > 0:
+        from literaki_cli.review.peg_review import PegReviewer
+
+        pre_endgame = PegReviewer(lex, record.variant, peg_seconds, equity, threads=threads)
+    review, stopped = _analyze(record, lex, equity, top, settings, endgame, pre_endgame)
     written = write_outputs(review, out) if out is not None else []
     if json_out:
         typer.echo(json.dumps(review.as_dict(), ensure_ascii=False, allow_nan=False))
@@ -150,6 +165,17 @@ def analyze_command(
     if stopped:
         typer.echo(f"interrupted: {' and '.join(stopped)} (the static review is whole)", err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _search_seconds(endgame_time: str, peg_time: str, threads: int | None) -> tuple[float, float]:
+    """The seconds of --endgame-time and --peg-time; --threads only with one of the searches."""
+    from literaki_cli.review.endgame_review import endgame_seconds
+
+    seconds = endgame_seconds(endgame_time)
+    peg_seconds = endgame_seconds(peg_time, "--peg-time", "pre-endgame search")
+    if threads is not None and not (seconds > 0 or peg_seconds > 0):
+        raise InputError("--threads: only with an endgame search (--endgame-time or --peg-time above 0)")
+    return seconds, peg_seconds
 
 
 def _grades(text: str) -> tuple[float, float]:
@@ -168,20 +194,17 @@ def _grades(text: str) -> tuple[float, float]:
 
 def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, variant: str | None, top: int,
                   sim: int | None, candidates: int, plies: int, seed: int, workers: int | None, endgame_time: str,
-                  threads: int | None, grades_text: str, leaves: Path | None, lexicon: Path | None,
+                  peg_time: str, threads: int | None, grades_text: str, leaves: Path | None, lexicon: Path | None,
                   ray: str | None) -> None:  # fmt: skip
     """``analyze`` over many games: each reviewed (``--workers`` at a time), then the summary."""
     from literaki_cli.commands.common import EXIT_BATCH_FAILED
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.variant import load_variant
     from literaki_cli.equity.leaves import open_leaves
-    from literaki_cli.review.endgame_review import endgame_seconds
     from literaki_cli.review.many import ReviewSettings, game_files
 
     grades = _grades(grades_text)
-    seconds = endgame_seconds(endgame_time)
-    if threads is not None and not seconds > 0:
-        raise InputError("--threads: only with an endgame search (--endgame-time above 0)")
+    seconds, peg_seconds = _search_seconds(endgame_time, peg_time, threads)
     refuse_without_sim(sim is not None, "--sim N", candidates=candidates, plies=plies, seed=seed)
     if variant is not None:
         load_variant(variant)  # an unknown name is one error before any game
@@ -194,7 +217,7 @@ def _analyze_many(arguments: list[str], json_out: bool, out: Path | None, varian
         settings = SimSettings(sim, candidates, plies, seed, 1)  # the games share the cores, not each turn
         settings.check()
     review = ReviewSettings(str(lexicon) if lexicon else None, str(leaves) if leaves else None, variant, top,
-                            settings, seconds, threads or (1 if processes > 1 else None))  # fmt: skip
+                            settings, seconds, threads or (1 if processes > 1 else None), peg_seconds)  # fmt: skip
     cluster = None
     if ray is not None:
         from literaki_cli.commands.runoptions import game_runner
@@ -288,9 +311,9 @@ def _report_many(outcomes, grades: tuple[float, float], json_out: bool, out: Pat
         console.print(f"wrote {path}", markup=False)
 
 
-def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, endgame):
-    """The review, with the simulation and the endgame search when asked (a bar per turn on a
-    terminal once it takes a while); and what a Ctrl-C stopped."""
+def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, endgame, pre_endgame=None):
+    """The review, with the simulation, the endgame and pre-endgame searches when asked (a bar
+    per turn on a terminal once it takes a while); and what a Ctrl-C stopped."""
     from literaki_cli.review.game_review import analyze_game
 
     simulate = None
@@ -302,13 +325,17 @@ def _analyze(record, lexicon, equity, top: int, settings: SimSettings | None, en
     with _progress_bar(record, "simulating" if settings else "reviewing", 0 if settings else 0.5) as bar:
         if endgame is not None and bar is not None:
             endgame.on_turn = lambda position: bar.set_description("solving an endgame")
+        if pre_endgame is not None and bar is not None:
+            pre_endgame.on_turn = lambda position: bar.set_description("solving a pre-endgame")
         review = analyze_game(record, lexicon, equity, mistakes=top, simulate=simulate, endgame=endgame,
-                              progress=bar.update if bar is not None else None)  # fmt: skip
+                              progress=bar.update if bar is not None else None, pre_endgame=pre_endgame)  # fmt: skip
     stopped = []
     if simulate is not None and simulate.interrupted:
         stopped.append("the later turns were not simulated")
     if endgame is not None and endgame.interrupted:
         stopped.append("the later endgame turns were not solved")
+    if pre_endgame is not None and pre_endgame.interrupted:
+        stopped.append("the later pre-endgame turns were not solved")
     return review, stopped
 
 
@@ -329,14 +356,14 @@ def _progress_bar(record, what: str, delay: float):
 def _print_review(review) -> None:
     from rich.table import Table
 
-    from literaki_cli.review.game_review import ENDGAME
+    from literaki_cli.review.game_review import ENDGAME, PEG, SEARCHED
 
     console = output_console()
     game = review.game
     title = f"{game.source}: {' vs '.join(p.label for p in game.players)} ({game.variant.name})"
     table = Table(title=title)
     simulated = any(turn.best_sim is not None for turn in review.turns)
-    solved = any(turn.method == ENDGAME for turn in review.turns)
+    solved = any(turn.method in SEARCHED for turn in review.turns)
     for name, justify in (("#", "right"), ("player", "left"), ("rack", "left"), ("bag", "right"),
                           *((("by", "left"),) if solved else ()),
                           ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
@@ -370,9 +397,13 @@ def _print_review(review) -> None:
     console.print(table)
     for note in review.notes:
         console.print(f"note: {note}", markup=False, highlight=False)
-    if solved:
+    if any(turn.method == ENDGAME for turn in review.turns):
         console.print("by endgame: the exact endgame search (bag empty); equity = the spread change to the end of the "
                       "game (~: the search stopped at --endgame-time, an estimate)", markup=False)  # fmt: skip
+    if any(turn.method == PEG for turn in review.turns):
+        console.print("by peg: the pre-endgame search (1-2 tiles in the bag); best = the best chance to win; "
+                      "equity = the mean spread change to the end (~: not every ending solved to the end)",
+                      markup=False)  # fmt: skip
     _print_notes(console, review.turns)
     summary = Table(title="per player")
     for name, justify in (("player", "left"), ("score", "right"), ("turns", "right"), ("analysed", "right"),
@@ -391,7 +422,7 @@ def _print_review(review) -> None:
             continue
         console.print(f"{player.nick}'s biggest mistakes:")
         for turn in player.mistakes:
-            what = "endgame value" if turn.method == ENDGAME else "equity"
+            what = {ENDGAME: "endgame value", PEG: "pre-endgame value"}.get(turn.method, "equity")
             console.print(f"  turn {turn.turn}: {_move_text(turn.played)} ({what} {number_text(turn.played.equity)}) "
                           f"instead of {_move_text(turn.best)} ({number_text(turn.best.equity)}): "
                           f"{number_text(-turn.equity_loss, signed=True)}", markup=False)  # fmt: skip
@@ -418,9 +449,9 @@ def _print_notes(console, turns) -> None:
 
 
 def _method_text(turn) -> str:
-    """How the turn's best move was found: static, sim, endgame (~ when not exact)."""
-    if turn.method == "endgame" and not turn.exact:
-        return "endgame~"
+    """How the turn's best move was found: static, sim, endgame, peg (~ when not exact)."""
+    if turn.method in ("endgame", "peg") and not turn.exact:
+        return f"{turn.method}~"
     return turn.method or "-"
 
 

@@ -34,7 +34,17 @@ import numpy as np
 from literaki_cli.endgame.solver import PASSES_TO_END, EndgameMove, EndgameSolver, describe_move
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
-from literaki_cli.engine.movegen import BLANK_FLAG, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, SCORE, TILES, record_tiles
+from literaki_cli.engine.movegen import (
+    BLANK_FLAG,
+    BOARD_FLAG,
+    CELLS,
+    CODE_MASK,
+    LENGTH,
+    RECORD_WIDTH,
+    SCORE,
+    TILES,
+    record_tiles,
+)
 from literaki_cli.engine.position import BLANK
 
 #: The most tiles in the bag the pre-endgame handles.
@@ -177,16 +187,21 @@ class PreEndgameSolver:
         self.variant = endgame.variant
 
     def solve(self, position: PegPosition, settings: PegSettings = PegSettings(), equity=None,
-              progress: Callable[[int, int], None] | None = None) -> PegResult:  # fmt: skip
+              progress: Callable[[int, int], None] | None = None,
+              also: np.ndarray | None = None) -> PegResult:  # fmt: skip
         """Every candidate's win chance and mean spread, best first.  ``equity`` (an
         :class:`~literaki_cli.equity.equity.Equity`) ranks the moves that become candidates
-        (else their score); ``progress(done, candidates)`` after each candidate.  Ctrl-C ends
-        the answer with the candidates judged so far (``interrupted``)."""
+        (else their score); ``also``: a move (generator record) judged too, first, whether or
+        not it is among them (``analyze`` values the move played); ``progress(done,
+        candidates)`` after each candidate.  Ctrl-C ends the answer with the candidates judged
+        so far (``interrupted``)."""
         started = time.perf_counter()
         exact_splits = position.splits()
         sampled = settings.splits is not None and len(exact_splits) > settings.splits
         splits = position.sampled_splits(settings.splits, settings.seed) if sampled else exact_splits
         ranked = self._candidates(position, settings, equity)
+        if also is not None:
+            ranked = _first(ranked, also, equity, position)
         self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(settings))
         result = PegResult([], position.bag, len(splits), len(exact_splits), sampled, 0, 0.0, len(ranked))
         try:
@@ -213,8 +228,8 @@ class PreEndgameSolver:
             order = order[: settings.candidates]
         pass_equity = 0.0
         if equity is not None:
-            pass_equity = float(equity.for_rack(position.rack, position.bag).of_moves(_pass_record()[None, :])[0])
-        return [(records[i], float(static[i])) for i in order] + [(_pass_record(), pass_equity)]
+            pass_equity = float(equity.for_rack(position.rack, position.bag).of_moves(pass_record()[None, :])[0])
+        return [(records[i], float(static[i])) for i in order] + [(pass_record(), pass_equity)]
 
     @staticmethod
     def _endgames_per_split(settings: PegSettings) -> int:
@@ -254,7 +269,7 @@ class PreEndgameSolver:
             self._run.exact = False
         best: Distribution | None = None
         best_key = None
-        for record in [records[i] for i in order] + [_pass_record()]:
+        for record in [records[i] for i in order] + [pass_record()]:
             outcome = self._option(board, mover, other, bag, passes, record, lead)
             key = (_mean(outcome), _win_chance(outcome, lead))
             if best_key is None or key > best_key:
@@ -323,6 +338,25 @@ class _Run:
         return max(0.001, left / max(1, self.planned - self.endgames))
 
 
+def _first(ranked: list[tuple[np.ndarray, float]], move: np.ndarray, equity, position: PegPosition):
+    """``ranked`` with ``move`` first (taken from among them when it is there: the same tiles)."""
+    key = move_key(move)
+    rest = [(record, static) for record, static in ranked if move_key(record) != key]
+    if len(rest) < len(ranked):
+        return [next(c for c in ranked if move_key(c[0]) == key)] + rest
+    static = float(move[SCORE])
+    if equity is not None:
+        static += float(equity.for_rack(position.rack, position.bag).of_moves(move[None, :])[0])
+    return [(move, static)] + rest
+
+
+def move_key(record: np.ndarray) -> frozenset:
+    """What tells two moves apart: the tiles they lay (the pass lays none)."""
+    if record[LENGTH] == 0:
+        return frozenset()
+    return frozenset(record_tiles(record)[0])
+
+
 def _win_chance(outcome: Distribution, lead: int) -> float:
     return sum(p * (1.0 if lead + v > 0 else 0.5 if lead + v == 0 else 0.0) for p, v in outcome)
 
@@ -350,10 +384,10 @@ def _rest(rack: str, record: np.ndarray) -> str:
     return _sorted(left.elements())
 
 
-def _pass_record() -> np.ndarray:
-    from literaki_cli.engine.movegen import RECORD_WIDTH
-
+def pass_record() -> np.ndarray:
+    """The pass as a generator record: a move laying nothing."""
     return np.zeros(RECORD_WIDTH, dtype=np.int32)
 
 
-__all__ = ["MAX_BAG", "PegCandidate", "PegPosition", "PegResult", "PegSettings", "PreEndgameSolver", "Split"]
+__all__ = ["MAX_BAG", "PegCandidate", "PegPosition", "PegResult", "PegSettings", "PreEndgameSolver", "Split",
+           "move_key", "pass_record"]

@@ -48,16 +48,16 @@ MAX_ENDGAME_SECONDS = 3600.0
 PLAYED_SHARE = 0.1
 
 
-def endgame_seconds(text: str) -> float:
-    """``--endgame-time SECONDS`` read: a number from 0 (no endgame search) to an hour.
-    InputError naming the value otherwise."""
+def endgame_seconds(text: str, option: str = "--endgame-time", search: str = "endgame search") -> float:
+    """``--endgame-time SECONDS`` (or another search's ``option``) read: a number from 0 (no
+    search) to an hour.  InputError naming the value otherwise."""
     try:
         seconds = float(text)
     except ValueError:
         seconds = math.nan
     if not 0 <= seconds <= MAX_ENDGAME_SECONDS:  # NaN fails too
-        raise InputError(f"--endgame-time {text!r}: seconds from 0 to {MAX_ENDGAME_SECONDS:g} "
-                         "(0 turns the endgame search off)")  # fmt: skip
+        raise InputError(f"{option} {text!r}: seconds from 0 to {MAX_ENDGAME_SECONDS:g} "
+                         f"(0 turns the {search} off)")  # fmt: skip
     return seconds
 
 
@@ -116,7 +116,7 @@ class EndgameReviewer:
             if result.interrupted:
                 return self._stopped(review)
             nodes = result.nodes
-            best = _summary(result.best, position.rack, float(result.value), self.variant.bingo_tiles)
+            best = searched_summary(result.best, position.rack, float(result.value), self.variant.bingo_tiles)
             value, played_exact = result.value, True
             if not best.same_as(played):
                 record, legal = self._record(position, played)
@@ -199,19 +199,13 @@ class EndgameReviewer:
         return (position.rack, opponent), None
 
     def _record(self, position: TurnPosition, played: MoveSummary) -> tuple[np.ndarray | None, bool]:
-        """The move played as the solver takes it: a generator record (None: a pass), and
-        whether the generator has it (a legal move); else a record built from its tiles."""
         if played.kind != PLACE:
             return None, True
-        from literaki_cli.engine.movegen import TILES, MoveGenerator, record_tiles
+        from literaki_cli.engine.movegen import MoveGenerator
 
         if self._generator is None:
             self._generator = MoveGenerator(self.lexicon, self.variant)
-        records = self._generator.generate(position.board, position.rack).records
-        for row in records[records[:, TILES] == len(played.tiles)]:
-            if frozenset(record_tiles(row)[0]) == played.tiles:
-                return row, True
-        return placement_record(position.board, played.tiles, played.score), False
+        return played_record(self._generator, position, played)
 
     def _stopped(self, review: TurnReview) -> bool:
         """Ctrl-C stopped the search: this turn and the later endgame turns keep the static review."""
@@ -221,8 +215,22 @@ class EndgameReviewer:
         return False
 
 
-def _summary(move: EndgameMove, rack: str, value: float, bingo_tiles: int) -> MoveSummary:
-    """The endgame's best move as the review shows moves (``equity``: its value)."""
+def played_record(generator, position: TurnPosition, played: MoveSummary) -> tuple[np.ndarray | None, bool]:
+    """The move played as a search takes it: a generator record (None: a pass), and whether
+    the generator has it (a legal move); else a record built from its tiles."""
+    if played.kind != PLACE:
+        return None, True
+    from literaki_cli.engine.movegen import TILES, record_tiles
+
+    records = generator.generate(position.board, position.rack).records
+    for row in records[records[:, TILES] == len(played.tiles)]:
+        if frozenset(record_tiles(row)[0]) == played.tiles:
+            return row, True
+    return placement_record(position.board, played.tiles, played.score), False
+
+
+def searched_summary(move: EndgameMove, rack: str, value: float, bingo_tiles: int) -> MoveSummary:
+    """A search's move as the review shows moves (``equity``: its value, a spread change)."""
     if move.is_pass:
         return MoveSummary(PASS, None, "-", 0, value, rack, None)
     leave, _ = take_from_rack(rack_needs(move.tiles), rack)
@@ -268,4 +276,5 @@ def placement_record(board: Board, tiles: frozenset[Tile], score: int) -> np.nda
     return record
 
 
-__all__ = ["DEFAULT_ENDGAME_SECONDS", "EndgameReviewer", "endgame_seconds", "placement_record"]
+__all__ = ["DEFAULT_ENDGAME_SECONDS", "EndgameReviewer", "endgame_seconds", "placement_record", "played_record",
+           "searched_summary"]

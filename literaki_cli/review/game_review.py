@@ -55,8 +55,11 @@ EQUITY_NOISE = 1e-6
 #: How many of each player's biggest mistakes the summary lists by default.
 DEFAULT_MISTAKES = 5
 #: How a turn's best move and equity lost were found (``TurnReview.method``): static equity,
-#: static equity and a simulation beside it (``best_sim``), the exact endgame search.
-STATIC, SIM, ENDGAME = "static", "sim", "endgame"
+#: static equity and a simulation beside it (``best_sim``), the exact endgame search, the
+#: pre-endgame search (1 or 2 tiles in the bag: ``analyze --peg-time``).
+STATIC, SIM, ENDGAME, PEG = "static", "sim", "endgame", "peg"
+#: The methods whose values are spread changes to the end of the game (no leave values).
+SEARCHED = (ENDGAME, PEG)
 
 
 @dataclass
@@ -141,6 +144,8 @@ class TurnReview:
     exact: bool | None = None  # the values are the game's own (a finished endgame search)
     endgame_nodes: int | None = None  # the endgame search's work on this turn (method ENDGAME)
     endgame_seconds: float | None = None
+    win_best: float | None = None  # the pre-endgame's chance (0..1) to win after the best move (method PEG)
+    win_played: float | None = None  # ... and after the move played
 
     @property
     def analysable(self) -> bool:
@@ -174,6 +179,8 @@ class TurnReview:
             "exact": self.exact,
             "endgame_nodes": self.endgame_nodes,
             "endgame_seconds": _rounded(self.endgame_seconds),
+            "win_best": _rounded(self.win_best),
+            "win_played": _rounded(self.win_played),
             "kind": self.played.kind,
             "line": self.line,
             "bag": self.bag,
@@ -295,6 +302,9 @@ class TurnPosition:
 
 #: ``simulate(position, turn) -> the best move by simulation`` (or None), for ``analyze --sim``.
 SimulateTurn = Callable[[TurnPosition, TurnReview], "MoveSummary | None"]
+#: ``hook(position, turn)``: a search that may value a turn instead of static equity (True when
+#: it did), as the pre-endgame does.
+TurnHook = Callable[[TurnPosition, "TurnReview"], bool]
 #: ``progress(turns)``: called after each turn is reviewed (a progress bar's ``update``).
 Progress = Callable[[int], None]
 
@@ -360,11 +370,13 @@ def analyze_game(
     simulate: SimulateTurn | None = None,
     endgame: EndgameReviewer | None = None,
     progress: Progress | None = None,
+    pre_endgame: TurnHook | None = None,
 ) -> GameReview:
     """Replay (:class:`~literaki_cli.games.replay.Replay`) and review ``game`` (see the module
     docstring); ``mistakes``: how many of each player's biggest losses the summary keeps;
     ``endgame``: the exact search for the turns played with the bag empty (None: static equity
-    there too)."""
+    there too); ``pre_endgame``: the pre-endgame search for the turns played with 1 or 2 tiles
+    in the bag (:class:`~literaki_cli.review.peg_review.PegReviewer`)."""
     n = len(game.players)
     best_moves = BestMoves(game.variant, lexicon, equity)
     replayed = Replay(game, lexicon.words.lookup)  # a few words per move: walked in Python, no kernel to load
@@ -386,10 +398,13 @@ def analyze_game(
                 adjustments[event.player] += event.score
             continue
         review, position = _turn(step, game, equity, best_moves, endgame)
+        if position is not None and pre_endgame is not None and review.method == STATIC:
+            pre_endgame(position, review)
         positions[review.turn] = position
         if position is not None and simulate is not None:
-            if review.method == ENDGAME:
-                review.notes.append("not simulated: the endgame search valued this turn")
+            if review.method in SEARCHED:
+                review.notes.append(f"not simulated: the {'endgame' if review.method == ENDGAME else 'pre-endgame'} "
+                                    "search valued this turn")  # fmt: skip
             else:
                 review.best_sim = simulate(position, review)
                 if review.best_sim is not None:
@@ -434,7 +449,7 @@ def _withdraw(review: TurnReview) -> None:
     if review.best is not None and review.pass_equity is not None:
         kept = review.pass_equity
         review.played.equity = kept
-        review.played.leave_value = None if review.method == ENDGAME else kept
+        review.played.leave_value = None if review.method in SEARCHED else kept
         review.equity_loss = equity_lost(review.best, review.played)
 
 
@@ -583,7 +598,7 @@ def _schema(players: int) -> dict:
         schema |= {f"{prefix}_{name}": move[name] for name in MOVE_FIELDS}
     schema |= {"equity_loss": pl.Float64, "played_sim_equity": pl.Float64, "sim_equity_loss": pl.Float64,
                "method": pl.Utf8, "exact": pl.Boolean, "endgame_nodes": pl.Int64, "endgame_seconds": pl.Float64,
-               "kind": pl.Utf8, "line": pl.Int64, "bag": pl.Int64,
+               "win_best": pl.Float64, "win_played": pl.Float64, "kind": pl.Utf8, "line": pl.Int64, "bag": pl.Int64,
                "bingo_available": pl.Boolean, "bingo_missed": pl.Boolean, "score_claimed": pl.Int64,
                "total": pl.Int64}  # fmt: skip
     schema |= {f"score_{i + 1}": pl.Int64 for i in range(players)}
@@ -667,6 +682,8 @@ __all__ = [
     "analyze_game",
     "equity_lost",
     "ENDGAME",
+    "PEG",
+    "SEARCHED",
     "SIM",
     "STATIC",
     "BestMoves",

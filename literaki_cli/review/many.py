@@ -77,6 +77,7 @@ class ReviewSettings:
     sim: Any = None  # SimSettings | None
     endgame_seconds: float = 0.0
     threads: int | None = None
+    peg_seconds: float = 0.0
 
 
 @dataclass
@@ -104,6 +105,7 @@ class GameReviewer:
         self.lexicon = Lexicon.open(Path(settings.lexicon) if settings.lexicon else None)
         self.table = open_leaves(Path(settings.leaves) if settings.leaves else None)
         self._endgames: dict[str, Any] = {}
+        self._pre_endgames: dict[str, Any] = {}  # a pre-endgame solver per variant, kept for every game
 
     def __call__(self, index: int, file: str, data: bytes | None = None) -> GameOutcome:
         """The review of the game in ``file`` (``data``: its bytes, read elsewhere, as a
@@ -136,12 +138,22 @@ class GameReviewer:
 
             simulate = TurnSimulator(self.lexicon, equity, open_win_model(), s.sim)
         endgame = self._endgame(record.variant) if s.endgame_seconds > 0 else None
-        review = analyze_game(record, self.lexicon, equity, mistakes=s.top, simulate=simulate, endgame=endgame)
+        pre_endgame = None
+        if s.peg_seconds > 0:
+            from literaki_cli.review.peg_review import PegReviewer
+
+            pre_endgame = PegReviewer(self.lexicon, record.variant, s.peg_seconds, equity, threads=s.threads,
+                                      solver=self._pre_endgames.get(record.variant.name))  # fmt: skip
+            self._pre_endgames[record.variant.name] = pre_endgame.solver
+        review = analyze_game(record, self.lexicon, equity, mistakes=s.top, simulate=simulate, endgame=endgame,
+                              pre_endgame=pre_endgame)  # fmt: skip
         stopped = []
         if simulate is not None and simulate.interrupted:
             stopped.append("its later turns were not simulated")
         if endgame is not None and endgame.interrupted:
             stopped.append("its later endgame turns were not solved")
+        if pre_endgame is not None and pre_endgame.interrupted:
+            stopped.append("its later pre-endgame turns were not solved")
         return GameOutcome(index, file, review.as_dict(), review.rows(), interrupted=" and ".join(stopped) or None)
 
     def _endgame(self, variant):
