@@ -327,3 +327,16 @@ def test_the_shipped_arcymistrz_looks_ahead_with_fixed_budgets():
     assert level.vocabulary == "all" and level.simulates and level.solves_pre_endgames and level.solves_endgames
     assert level.sim_iterations > 0 and level.peg_nodes > 0 and level.endgame_nodes > 0
     assert level.endgame_seconds == 0  # a count, never a time: the same game on every machine
+
+
+def test_play_offers_arcymistrz_with_everything_it_looks_ahead_with(open_lexicon):
+    from literaki_cli.games.play import PlaySession
+
+    session = PlaySession(V, open_lexicon, "Arcymistrz", "en", read_line=lambda _: "", seed=3,
+                          lookahead_factory=level_lookahead)  # fmt: skip
+    computer = session.computer
+    assert computer.level.name == "arcymistrz" and computer.name == "Arcymistrz"
+    assert computer.lookahead is not None and computer.lookahead.pre_endgame is not None
+    assert computer.endgame is not None  # one computer of two at the table: the endgame search too
+    mistrz = PlaySession(V, open_lexicon, "mistrz", "en", read_line=lambda _: "", seed=3).computer
+    assert mistrz.endgame is not None and mistrz.lookahead is None

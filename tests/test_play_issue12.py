@@ -12,7 +12,8 @@ from rich.console import Console
 
 from literaki_cli.commands.common import main
 from literaki_cli.engine.variant import load_variant
-from literaki_cli.games.play import PlayError, PlaySession, Texts, play_level
+from literaki_cli.games.play import PlayError, PlaySession, Texts, play_level, play_levels
+from literaki_cli.games.players import load_levels
 from tests.conftest import Script
 
 V = load_variant()
@@ -241,26 +242,34 @@ def _popular_levels():
     return {name: spec for name, spec in data.items() if spec["vocabulary"] == "popular"}
 
 
-def test_levels_in_either_spelling_and_mistrz_refused(monkeypatch, capsys):
+def test_levels_in_either_spelling_and_the_offered_ones(monkeypatch, capsys, tmp_path):
+    """play offers the online game's three levels and, as hard sparring partners, mistrz and
+    arcymistrz (key in_play); a level with in_play = false is refused, naming those offered."""
     pl = Texts("pl")
     assert play_level("łatwy", pl).name == "latwy" and play_level("ŁATWY", pl).name == "latwy"
     assert play_level("Latwy", pl).name == "latwy" and play_level("trudny", pl).name == "trudny"
-    with pytest.raises(PlayError, match="tylko dla simulate"):
-        play_level("mistrz", pl)
+    assert play_level("Mistrz", pl).name == "mistrz" and play_level("ARCYMISTRZ", pl).name == "arcymistrz"
     with pytest.raises(PlayError, match="unknown level 'x'|unknown level x"):
         play_level("x", Texts("en"))
     popular = _popular_levels()
     assert "mistrz" not in popular and len(popular) == 3
-    code, _, err = run_cli(monkeypatch, capsys, ["play", "--level", "mistrz", "--lang", "en"])
-    assert code == 2 and "simulate only" in err
-    offered = err.rsplit("offers:", 1)[1]
-    assert {w.strip(" \n.") for w in offered.split(",")} == {spec["title"].lower() for spec in popular.values()}
+    assert play_levels(load_levels()) == [*popular, "mistrz", "arcymistrz"]
+    levels_file = tmp_path / "levels.toml"
+    levels_file.write_text('[trudny]\nvocabulary = "popular"\nquantile = [0, 0]\nexchange_below = 0\n'
+                           '[sparing]\nvocabulary = "all"\nquantile = [0, 0]\nexchange_below = 0\n'
+                           '[ukryty]\nvocabulary = "popular"\nquantile = [0, 0]\nexchange_below = 0\nin_play = false\n',
+                           encoding="utf-8")  # fmt: skip
+    levels = load_levels(levels_file)
+    assert play_levels(levels) == ["trudny"]
+    with pytest.raises(PlayError, match="tylko dla simulate.*do wyboru: trudny"):
+        play_level("ukryty", pl, levels)
+    with pytest.raises(PlayError, match="simulate only.*offers: trudny"):
+        play_level("sparing", Texts("en"), levels)
     monkeypatch.setenv("COLUMNS", "200")
     code, out, _ = run_cli(monkeypatch, capsys, ["play", "--help"])
-    level_help = next(line for line in out.splitlines() if "--level" in line)
-    for name in popular:
+    level_help = " ".join(out.split())
+    for name in [*popular, "mistrz", "arcymistrz"]:
         assert name in level_help
-    assert "mistrz" not in level_help
 
 
 # ----------------------------------------------------------------- item 9: play --help

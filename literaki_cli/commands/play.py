@@ -21,6 +21,7 @@ In-game commands (Polish and English both work in either interface):
 \b
 Examples:
   literaki play --level trudny --lang en --seed 7
+  literaki play --level arcymistrz   the strongest computer (every word, look-ahead)
   literaki play --load saved.gcg     resume: level, language, variant from the save
 """
 
@@ -29,7 +30,8 @@ Examples:
 def play_command(
     level: Annotated[
         str | None,
-        typer.Option("--level", help="Computer level: latwy (łatwy), normalny or trudny (default: normalny)."),
+        typer.Option("--level", help="Computer level: latwy (łatwy), normalny or trudny, like the online game's "
+                     "(default: normalny); mistrz or arcymistrz for a hard sparring partner (every word)."),
     ] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="Game variant (default: literaki).")] = None,
     rules: RulesOption = None,
@@ -50,7 +52,10 @@ def play_command(
     settings = choose_settings(level, lang, variant, saved)
     play_level(settings.level, Texts(settings.lang))  # a bad --level fails before the lexicon is opened
     game_variant = load_variant(settings.variant or DEFAULT_VARIANT, rules)
-    session = PlaySession(game_variant, Lexicon.open(lexicon), settings.level, settings.lang, seed=seed)
+    from literaki_cli.analysis.lookahead import level_lookahead
+
+    session = PlaySession(game_variant, Lexicon.open(lexicon), settings.level, settings.lang, seed=seed,
+                          lookahead_factory=level_lookahead)  # fmt: skip
     for note in settings.notes:
         session.console.print(note, markup=False, soft_wrap=True)
     try:

@@ -121,8 +121,9 @@ def _plain(name: str) -> str:
 
 
 def play_levels(levels: dict[str, Level]) -> list[str]:
-    """The levels offered in play: those that play the popular words, like the online game's computers."""
-    return [name for name, level in levels.items() if level.vocabulary == "popular"]
+    """The levels offered in play (key ``in_play``): those that play the popular words, like the
+    online game's computers, and the strong ones that know every word (mistrz, arcymistrz)."""
+    return [name for name, level in levels.items() if level.in_play]
 
 
 def play_level(name: str, texts: Texts, levels: dict[str, Level] | None = None) -> Level:
@@ -242,7 +243,10 @@ _GCG_MOVE = re.compile(r"^([0-9]{1,2}[a-zA-Z]|[a-zA-Z][0-9]{1,2})\s+\S+$")
 
 class PlaySession:
     def __init__(self, variant: Variant, lexicon: Lexicon, level: str = DEFAULT_LEVEL, lang: str = DEFAULT_LANGUAGE,
-                 console=None, read_line: Callable[[str], str] = input, seed: int | None = None) -> None:  # fmt: skip
+                 console=None, read_line: Callable[[str], str] = input, seed: int | None = None,
+                 lookahead_factory: Callable | None = None) -> None:  # fmt: skip
+        """``lookahead_factory``: what a level that simulates or solves pre-endgames looks ahead
+        with (:func:`literaki_cli.analysis.lookahead.level_lookahead`; the command gives it)."""
         from rich.console import Console
 
         from literaki_cli.engine.movegen import MoveGenerator
@@ -257,7 +261,8 @@ class PlaySession:
         self.seed = seed if seed is not None else random.randrange(1 << 30)
         levels = load_levels()
         self.level = play_level(level, self.texts, levels)
-        self.computer = make_players([self.level.name], lexicon, variant, levels)[0]
+        self.computer = make_players([self.level.name], lexicon, variant, levels, table=2,
+                                     lookahead_factory=lookahead_factory)[0]  # fmt: skip
         self.computer.name = self.level.title
         self.human = HumanSeat(self.texts("you"))
         self.hint_generator = MoveGenerator(lexicon, variant)

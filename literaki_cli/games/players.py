@@ -69,6 +69,7 @@ class Level:
     peg_candidates: int = 8  # the best moves it judges (and the pass)
     peg_replies: int = 4  # replies it considers where tiles stay in the bag
     peg_splits: int = 8  # splits of the unseen tiles it judges at most (sampled with 2 in the bag)
+    in_play: bool = False  # offered by `literaki play` (by default the levels of the popular words)
 
     @property
     def solves_endgames(self) -> bool:
@@ -138,6 +139,7 @@ LEVEL_KEYS = (
     "peg_candidates",
     "peg_replies",
     "peg_splits",
+    "in_play",
 )
 
 
@@ -201,11 +203,12 @@ def _level(name: str, spec: object, where: str, base: Path) -> Level:
             ("sim_plies", 2, 1, SIM_PLIES_BOUND), ("peg_nodes", 0, 0, ENDGAME_NODES_BOUND),
             ("peg_candidates", 8, 1, COUNT_BOUND), ("peg_replies", 4, 1, COUNT_BOUND),
             ("peg_splits", 8, 1, COUNT_BOUND))),
+        _flag(spec, "in_play", where, default=vocabulary == "popular"),
     )  # fmt: skip
 
 
-def _flag(spec: dict, key: str, where: str) -> bool:
-    value = spec.get(key, False)
+def _flag(spec: dict, key: str, where: str, default: bool = False) -> bool:
+    value = spec.get(key, default)
     if not isinstance(value, bool):
         raise InputError(f"{where}: key {key!r} must be true or false, not {value!r}")
     return value
@@ -393,12 +396,13 @@ def level_equity(level: Level, variant, default_leaves: Path | str | None = None
 
 
 def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], leaves: Path | str | None = None,
-                 lookahead_factory: Callable | None = None):  # fmt: skip
+                 lookahead_factory: Callable | None = None, table: int | None = None):  # fmt: skip
     """Players for the level names in ``specs`` (nicknames made unique: trudny1, trudny2);
     ``leaves``: the leave file of levels whose ``leaves`` is "default"; ``lookahead(lexicon,
     endgame solver)``: what the levels that simulate or solve pre-endgames look ahead with
     (:func:`literaki_cli.analysis.lookahead.level_lookahead`; without it they play as their
-    static rule and endgame search say)."""
+    static rule and endgame search say); ``table``: the players at the table when not every
+    seat is a computer's (``play``: one computer of two)."""
     generators: dict[str, MoveGenerator] = {}
     solvers: dict[str, EndgameSolver] = {}
     lookaheads: dict[str, object] = {}
@@ -408,7 +412,7 @@ def make_players(specs: list[str], lexicon, variant, levels: dict[str, Level], l
         popular = level.vocabulary == "popular"
         if level.vocabulary not in generators:
             generators[level.vocabulary] = MoveGenerator(lexicon, variant, popular=popular)
-        two = len(specs) == 2
+        two = (table or len(specs)) == 2
         if level.searches and two and level.vocabulary not in solvers:
             from literaki_cli.endgame.solver import EndgameSolver
 
