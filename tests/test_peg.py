@@ -17,7 +17,7 @@ from literaki_cli.games.game import Game
 from literaki_cli.games.players import load_levels, make_players
 from literaki_cli.games.record import game_to_gcg
 from literaki_cli.io.gcg import parse_gcg
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, TEST_LEVELS, run_cli
 from tests.test_game import V
 
 PEG = ROOT / "examples" / "peg.cgp"
@@ -38,16 +38,7 @@ peg_candidates = 3
 peg_replies = 2
 peg_splits = 4
 endgame_nodes = 2000
-
-[mistrz]
-vocabulary = "all"
-quantile = [0, 0]
-exchange_below = 3
-keep = "aeio"
-keep_max = 2
-leaves = "none"
-endgame_nodes = 2000
-"""
+""" + TEST_LEVELS.replace('leaves = "none"\n', 'leaves = "none"\nendgame_nodes = 2000\n', 1)  # mistrz: the endgame too
 
 
 @pytest.fixture(scope="module")
