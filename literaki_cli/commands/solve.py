@@ -150,8 +150,8 @@ def solve_command(
     ] = False,
     splits: Annotated[
         int | None,
-        typer.Option("--splits", min=1, help=f"--peg: judge at most N splits of the unseen tiles, sampled "
-                     f"[default: {PEG_SPLITS}]."),
+        typer.Option("--splits", min=1, help=f"--peg: judge at most N splits of the unseen tiles (sampled when there "
+                     f"are more; default {PEG_SPLITS})."),
     ] = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=1, help="--endgame: search at most this many plies (not exact).")
