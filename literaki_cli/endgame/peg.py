@@ -195,11 +195,12 @@ class PreEndgameSolver:
         not it is among them (``analyze`` values the move played); ``progress(done,
         candidates)`` after each candidate.  Ctrl-C ends the answer with the candidates judged
         so far (``interrupted``)."""
+        ranked = self._candidates(position, settings, equity)  # the kernels loaded (or compiled) before the
+        self.endgame.load_kernels()  # clock starts: a first answer's --time is the search's, as --endgame's is
         started = time.perf_counter()
         exact_splits = position.splits()
         sampled = settings.splits is not None and len(exact_splits) > settings.splits
         splits = position.sampled_splits(settings.splits, settings.seed) if sampled else exact_splits
-        ranked = self._candidates(position, settings, equity)
         if also is not None:
             ranked = _first(ranked, also, equity, position)
         self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(settings))

@@ -133,7 +133,7 @@ class _Iteration:
     solved: bool  # no depth limit met: the values are the game's own
 
 
-#: Whether this process has the search's kernels ready (:meth:`EndgameSolver._load_kernels`).
+#: Whether this process has the search's kernels ready (:meth:`EndgameSolver.load_kernels`).
 _kernels_ready = False
 
 
@@ -201,7 +201,7 @@ class EndgameSolver:
         answer is then the best found so far, marked not exact.  ``line``: find the principal
         variation (else it holds the first move only).  The first solve of a process loads (or
         compiles) the search's kernels before its clock starts: ``seconds`` is the search's."""
-        self._load_kernels()
+        self.load_kernels()
         started = time.perf_counter()
         state = self._state(board, racks, _limits(started, seconds, nodes))
         with _stop_on_ctrl_c(state) as stopped:
@@ -235,7 +235,7 @@ class EndgameSolver:
                  seconds: float | None = None) -> MoveValue:  # fmt: skip
         """The value of one first move (a generator record; None: the pass): exact unless
         ``seconds`` ran out or Ctrl-C stopped the search."""
-        self._load_kernels()
+        self.load_kernels()
         state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
         moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
         with _stop_on_ctrl_c(state) as stopped:
@@ -244,10 +244,11 @@ class EndgameSolver:
 
     # ----------------------------------------------------------------- the search
 
-    def _load_kernels(self) -> None:
+    def load_kernels(self) -> None:
         """Compile (or load from numba's cache) every kernel a solve runs, once a process, on a
         throwaway endgame (an empty board, a tile a side) with a table of its own: the real
-        table is left as it was."""
+        table is left as it was.  A caller with a clock of its own (the pre-endgame) calls it
+        before starting the clock."""
         global _kernels_ready
         if _kernels_ready:
             return
