@@ -324,7 +324,12 @@ class PlaySession:
         return True
 
     def computer_turn(self) -> None:
-        turn = self.game.step()
+        level = self.computer.level
+        if (level.searches or level.simulates) and self.console.is_terminal:  # a spinner while it looks ahead
+            with self.console.status(self.texts("thinking", nick=self.computer.name)):
+                turn = self.game.step()
+        else:
+            turn = self.game.step()
         nick = self.computer.name
         if turn.kind == PLACE:
             self.say("played", nick=nick, play=turn.play, score=turn.score)
