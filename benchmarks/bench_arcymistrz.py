@@ -1,14 +1,20 @@
 """How much stronger is ``arcymistrz`` than ``mistrz``, and what does each of its parts add?
 
 python benchmarks/bench_arcymistrz.py --lexicon L [--player arcymistrz] [--games 600] [--workers 2]
-                                      [--results FILE.jsonl] [--report-only]
+                                      [--results FILE.jsonl] [--report-only] [--paired BASE.jsonl]
 
 Plays ``--games`` games of ``--player`` against ``mistrz`` (fixed seeds; game ``i`` is started by
 seat ``i % 2``, so each side starts half), each game in one process on one core, and prints the
 first player's win rate with its 95 % interval, the mean spread, bingos per game, and the
 thinking time per move of each side (CPU seconds of the process, i.e. on one core), with the
 pre-endgame's moves apart.  ``--player`` may also be ``arcymistrz-sim`` (arcymistrz without the
-pre-endgame: simulation alone) or ``arcymistrz-peg`` (without the simulation: pre-endgame alone).
+pre-endgame: simulation alone) or ``arcymistrz-peg`` (without the simulation: pre-endgame alone),
+or ``mistrz`` (mistrz against itself: the baseline of a paired comparison).
+
+``--paired BASE.jsonl`` compares game by game with another run of the same seeds (the baseline,
+``--player mistrz``): ``arcymistrz-peg`` is ``mistrz`` until its first pre-endgame move, so its
+games without one must end as the baseline's, and the games with one show the pre-endgame's own
+effect, free of the luck of the draw before it.
 
 Every finished game is appended to ``--results`` at once (one JSON line); a run started again
 with the same file plays only the games it lacks, so an interrupted run loses nothing.
@@ -105,11 +111,13 @@ def report(rows: list[dict], player: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lexicon", type=Path, default=None)
-    parser.add_argument("--player", default="arcymistrz", choices=["arcymistrz", "arcymistrz-sim", "arcymistrz-peg"])
+    parser.add_argument("--player", default="arcymistrz",
+                        choices=["arcymistrz", "arcymistrz-sim", "arcymistrz-peg", "mistrz"])  # fmt: skip
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--results", type=Path, default=None, help="JSON lines of finished games (kept, resumed)")
     parser.add_argument("--report-only", action="store_true", help="only report the games of --results")
+    parser.add_argument("--paired", type=Path, default=None, help="a baseline run of the same seeds to compare with")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     results = args.results or Path(f"bench-{args.player}.jsonl")
@@ -131,6 +139,37 @@ def main() -> None:
                         print(f"  {k} of {len(pending)} games, {time.perf_counter() - started:.0f} s", flush=True)
     if done:
         report(sorted(done, key=lambda r: r["game"]), args.player)
+    if done and args.paired:
+        paired(done, [json.loads(line) for line in args.paired.read_text().splitlines()], args.player)
+
+
+def paired(rows: list[dict], base: list[dict], player: str) -> None:
+    """Game by game against the baseline's game of the same seed: the change in seat 0's result
+    (a win 1, a draw 1/2) and spread, over the games where the player's pre-endgame moved and
+    over all; the games without such a move must be the baseline's."""
+    by_game = {r["game"]: r for r in base}
+
+    def result(r: dict) -> float:
+        spread = r["scores"][0] - r["scores"][1]
+        return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+
+    moved, still = [], 0
+    for r in rows:
+        b = by_game.get(r["game"])
+        if b is None:
+            continue
+        if r["peg"]:
+            moved.append((result(r) - result(b), (r["scores"][0] - r["scores"][1]) - (b["scores"][0] - b["scores"][1])))
+        elif r["scores"] != b["scores"]:
+            still += 1
+    print(f"paired with the baseline: {len(moved)} games with a move of 1-2 tiles in the bag by {player}; "
+          f"{still} other games differ from the baseline's (0 expected for arcymistrz-peg)")  # fmt: skip
+    if len(moved) > 1:
+        for name, values in (("result", [m[0] for m in moved]), ("spread", [m[1] for m in moved])):
+            mean, sd = statistics.mean(values), statistics.stdev(values)
+            half = 1.96 * sd / len(values) ** 0.5
+            print(f"  change in {name} per such game: {mean:+.3f} (95 % interval {mean - half:+.3f} to "
+                  f"{mean + half:+.3f}); better {sum(v > 0 for v in values)}, worse {sum(v < 0 for v in values)}")
 
 
 if __name__ == "__main__":
