@@ -14,7 +14,8 @@ or ``mistrz`` (mistrz against itself: the baseline of a paired comparison).
 ``--paired BASE.jsonl`` compares game by game with another run of the same seeds (the baseline,
 ``--player mistrz``): ``arcymistrz-peg`` is ``mistrz`` until its first pre-endgame move, so its
 games without one must end as the baseline's, and the games with one show the pre-endgame's own
-effect, free of the luck of the draw before it.
+effect, free of the luck of the draw before it.  Likewise ``arcymistrz`` paired with an
+``arcymistrz-sim`` run: the pre-endgame's effect on top of the simulation.
 
 Every finished game is appended to ``--results`` at once (one JSON line); a run started again
 with the same file plays only the games it lacks, so an interrupted run loses nothing.
@@ -163,7 +164,8 @@ def paired(rows: list[dict], base: list[dict], player: str) -> None:
         elif r["scores"] != b["scores"]:
             still += 1
     print(f"paired with the baseline: {len(moved)} games with a move of 1-2 tiles in the bag by {player}; "
-          f"{still} other games differ from the baseline's (0 expected for arcymistrz-peg)")  # fmt: skip
+          f"{still} other games differ from the baseline's (0 expected when the player is the baseline's level "
+          "plus the pre-endgame: arcymistrz-peg against mistrz, arcymistrz against arcymistrz-sim)")  # fmt: skip
     if len(moved) > 1:
         for name, values in (("result", [m[0] for m in moved]), ("spread", [m[1] for m in moved])):
             mean, sd = statistics.mean(values), statistics.stdev(values)
