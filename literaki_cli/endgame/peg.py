@@ -342,13 +342,13 @@ class _Run:
 def _first(ranked: list[tuple[np.ndarray, float]], move: np.ndarray, equity, position: PegPosition):
     """``ranked`` with ``move`` first (taken from among them when it is there: the same tiles)."""
     key = move_key(move)
-    rest = [(record, static) for record, static in ranked if move_key(record) != key]
-    if len(rest) < len(ranked):
-        return [next(c for c in ranked if move_key(c[0]) == key)] + rest
+    at = next((i for i, (record, _) in enumerate(ranked) if move_key(record) == key), None)
+    if at is not None:
+        return [ranked[at]] + ranked[:at] + ranked[at + 1 :]
     static = float(move[SCORE])
     if equity is not None:
         static += float(equity.for_rack(position.rack, position.bag).of_moves(move[None, :])[0])
-    return [(move, static)] + rest
+    return [(move, static)] + ranked
 
 
 def move_key(record: np.ndarray) -> frozenset:

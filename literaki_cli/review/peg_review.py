@@ -66,7 +66,7 @@ class PegReviewer:
         """Value the turn by the pre-endgame; False (the static review stays) when the turn is
         not one (1 or 2 tiles in the bag, two players, no exchange allowed) or the search was
         interrupted."""
-        from literaki_cli.endgame.peg import MAX_BAG, PegPosition, PegSettings, move_key
+        from literaki_cli.endgame.peg import MAX_BAG, PegPosition, PegSettings, move_key, pass_record
         from literaki_cli.endgame.solver import PASSES_TO_END, PLAYERS
         from literaki_cli.games.bag import unseen_tiles
 
@@ -84,6 +84,7 @@ class PegReviewer:
         if self.on_turn is not None:
             self.on_turn(position)
         record, legal = played_record(self.solver.generator, position, review.played)
+        move = pass_record() if record is None else record
         if not legal:
             review.notes.append("the move played is not among the legal moves: valued as it was laid")
         start = PegPosition(position.board, position.rack, unseen, position.bag,
@@ -92,7 +93,7 @@ class PegReviewer:
         started = time.perf_counter()
         self.solver.endgame.forget()  # the turn's values depend on this turn alone
         try:
-            result = self.solver.solve(start, settings, self.equity, also=_pass() if record is None else record)
+            result = self.solver.solve(start, settings, self.equity, also=move)
         except KeyboardInterrupt:
             result = None
         if result is None or result.interrupted:
@@ -102,7 +103,7 @@ class PegReviewer:
             return False
         by_key = {move_key(c.move.record): c for c in result.candidates}
         best = result.best
-        played = by_key[move_key(_pass() if record is None else record)]
+        played = by_key[move_key(move)]
         passed = by_key[frozenset()]
         review.method, review.exact = PEG, best.exact == best.splits and played.exact == played.splits
         review.best = searched_summary(best.move, position.rack, best.value, self.variant.bingo_tiles)
@@ -121,12 +122,6 @@ class PegReviewer:
         if played.value > best.value + EQUITY_NOISE and not review.best.same_as(review.played):
             review.notes.append("the move played has a better mean spread than the best, which wins more often")
         return True
-
-
-def _pass():
-    from literaki_cli.endgame.peg import pass_record
-
-    return pass_record()
 
 
 __all__ = ["REVIEW_SPLITS", "PegReviewer"]
