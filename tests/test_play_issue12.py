@@ -14,7 +14,7 @@ from literaki_cli.commands.common import main
 from literaki_cli.engine.variant import load_variant
 from literaki_cli.games.play import PlayError, PlaySession, Texts, play_level, play_levels
 from literaki_cli.games.players import load_levels
-from tests.conftest import Script
+from tests.conftest import ROOT, Script
 
 V = load_variant()
 ENGLISH = re.compile(r"\b(the|is|not|cannot|move|board|rack|word|tiles?|letter|square|character|without)\b", re.I)
@@ -79,8 +79,9 @@ def test_load_restores_level_and_language_and_goes_on(flowing_lexicon, saved_tru
 
 
 def test_flags_that_contradict_the_save_get_a_note_and_the_save_wins(flowing_lexicon, saved_trudny_en, monkeypatch,
-                                                                     capsys):  # fmt: skip
+                                                                     capsys, tmp_path):  # fmt: skip
     _, path = saved_trudny_en
+    monkeypatch.chdir(tmp_path)  # the empty answer to the offer to save saves the game here
     args = ["play", "--load", str(path), "--level", "łatwy", "--lang", "pl", "--lexicon", str(flowing_lexicon.path)]
     code, out, err = run_cli(monkeypatch, capsys, args, "pass\nquit\n\n")
     assert code == 0, err
@@ -391,15 +392,14 @@ def test_ctrl_c_in_a_real_terminal(flowing_lexicon, tmp_path):
     assert child.exitstatus == 130 and "Traceback" not in child.before
 
 
-def test_the_readme_play_section_mentions_every_play_option():
+def test_the_play_page_mentions_every_play_option():
     import typer
 
     from literaki_cli.commands.common import app
 
     command = typer.main.get_command(app).commands["play"]
     options = {opt for param in command.params for opt in param.opts if opt.startswith("--")} - {"--help", "--lexicon"}
-    readme = Path("README.md").read_text("utf-8")
-    section = readme.split("## Playing against the computer", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "play.md").read_text("utf-8")
     assert options >= {"--level", "--lang", "--load", "--seed", "--variant", "--rules"}
     for option in options:
         assert option in section, option

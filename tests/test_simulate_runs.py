@@ -231,10 +231,10 @@ def test_a_one_game_report_is_strict_json(game_lexicon, tmp_path, capsys):
     assert "n/a" in (out / "report.md").read_text(encoding="utf-8")
 
 
-def test_games_table_columns_are_the_readme_order(game_lexicon, tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    documented = re.search(r"`games\.parquet/\.csv`\s*\(`([^`]+)` plus\s*`([^`]+)`\)", readme)
-    assert documented, "README no longer documents games.csv"
+def test_games_table_columns_are_the_documented_order(game_lexicon, tmp_path):
+    doc = (ROOT / "docs" / "selfplay.md").read_text(encoding="utf-8")
+    documented = re.search(r"`games\.parquet/\.csv`\s*\(`([^`]+)` plus\s*`([^`]+)`\)", doc)
+    assert documented, "docs/selfplay.md no longer documents games.csv"
     names = {"<p1>": "slaby", "<p2>": "mistrz"}
     expected = [re.sub("<p[12]>", lambda m: names[m.group(0)], c.strip())
                 for part in documented.groups() for c in part.split(",")]  # fmt: skip

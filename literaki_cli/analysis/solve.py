@@ -8,6 +8,7 @@ unless ranked by score; the best exchanges are offered beside them, valued by wh
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -138,15 +139,21 @@ def filter_mask(arrays: MoveArrays, filters: Filters, variant: Variant) -> np.nd
     return keep
 
 
+def display_word(letters: Iterable[tuple[str, bool]]) -> str:
+    """A main word as ``solve`` writes it in its table (:attr:`FoundMove.display`), from each
+    letter as the word shows it (a tile upper case, a blank lower case) and whether its tile is
+    already on the board: those in parentheses, a run of them in one pair (``ŻÓ(Ł)W``,
+    ``(KO)T``, ``K(o)T``)."""
+    return "".join(f"({shown})" if on_board else shown for shown, on_board in letters).replace(")(", "")
+
+
 def _cell(code: int, blank: bool, board: bool) -> tuple:
-    """What a cell of a move record says: the letter as the word shows it, as the display
-    shows it (a tile already on the board in parentheses), the square as
+    """What a cell of a move record says: the letter as the word shows it, the square as
     :func:`~literaki_cli.engine.scoring.score_generated` reads it, and for a new tile its
     letter, whether a blank, and the rack tile it takes (None: a tile already on the board)."""
     letter = alphabet.LETTER_OF[code]
     shown = letter if blank else letter.upper()
-    return (shown, f"({shown})" if board else shown, (code, blank, not board), letter, blank,
-            None if board else BLANK if blank else letter)  # fmt: skip
+    return shown, (code, blank, not board), letter, blank, None if board else BLANK if blank else letter
 
 
 #: :func:`_cell` of every value a cell can take (a letter code and its flags).
@@ -184,11 +191,11 @@ def found_move(
     rec = rec.tolist()  # a list reads far quicker, item by item, than the numpy row
     score, r, c, d = rec[SCORE], rec[ROW], rec[COL], rec[DIR]
     dr, dc = (0, 1) if d == ACROSS else (1, 0)
-    tiles, squares, word, display, needs = [], [], [], [], []
+    tiles, squares, word, on_board, needs = [], [], [], [], []
     for k, cell in enumerate(rec[CELLS : CELLS + rec[LENGTH]]):
-        shown, shown_in_display, square, letter, blank, need = _CELLS[cell]
+        shown, square, letter, blank, need = _CELLS[cell]
         word.append(shown)
-        display.append(shown_in_display)
+        on_board.append(need is None)
         squares.append(square)
         if need is not None:  # a new tile
             tiles.append(_tile(r + dr * k, c + dc * k, letter, blank))
@@ -210,7 +217,7 @@ def found_move(
         col=c,
         direction=d,
         word="".join(word),
-        display="".join(display).replace(")(", ""),
+        display=display_word(zip(word, on_board, strict=True)),
         score=score,
         tiles=tiles,
         leave=leave,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -43,6 +44,17 @@ def play_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """A game of Literaki against the computer in the terminal."""
+    from literaki_cli.games.play import PlayError
+
+    try:
+        _play(level, variant, rules, lang, load, seed, lexicon)
+    except PlayError as exc:  # the whole line in the message's language, not main's English "error:"
+        sys.stderr.write(exc.line() + "\n")
+        raise typer.Exit(exc.exit_code) from None
+
+
+def _play(level: str | None, variant: str | None, rules: Path | None, lang: str | None, load: Path | None,
+          seed: int | None, lexicon: Path | None) -> None:  # fmt: skip
     from literaki_cli.engine.lexicon import Lexicon
     from literaki_cli.engine.variant import DEFAULT_VARIANT, load_variant
     from literaki_cli.games.play import DEFAULT_LANGUAGE, PlaySession, Texts, choose_settings, play_level, read_save

@@ -13,6 +13,7 @@ first and blanks only for the letters the rack lacks.
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 import re
@@ -31,7 +32,7 @@ from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Placement, Tile, parse_move, rack_needs, resolve, take_from_rack
 from literaki_cli.engine.position import BLANK, normalize_rack
 from literaki_cli.engine.scoring import check_words, score_tiles
-from literaki_cli.engine.variant import Variant
+from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.errors import InputError, LiterakiError
 from literaki_cli.games.bag import full_bag
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game, Turn
@@ -46,7 +47,16 @@ _PLAIN_LETTERS = str.maketrans("ąćęłńóśźż", "acelnoszz")
 
 
 class PlayError(InputError):
-    """A message for the player, already in the interface language (exit 2 outside a game)."""
+    """A message for the player, already in the interface language ``lang`` (exit 2 outside a
+    game, as :meth:`line`: the command's error line, its prefix in that language too)."""
+
+    def __init__(self, message: str, lang: str = DEFAULT_LANGUAGE) -> None:
+        super().__init__(message)
+        self.lang = lang
+
+    def line(self) -> str:
+        """``literaki: error: MESSAGE`` with the prefix in the message's language."""
+        return Texts(self.lang)("cli_error", message=str(self))
 
 
 @cache
@@ -73,6 +83,8 @@ class Texts:
         self.commands: dict[str, list[str]] = data["commands"]
         self.text: dict[str, str] = data["text"]
         self.engine: dict[str, str] = data.get("engine", {})
+        self.legend: dict[str, str] = data.get("legend", {})  # the plain-text board's legend
+        self.os_errors: dict[str, str] = data.get("os_errors", {})
         # this language's words first, so a word meaning two things means what this UI says
         self._all_commands = [self.commands] + [_locale(other)["commands"] for other in LANGUAGES if other != lang]
 
@@ -80,7 +92,7 @@ class Texts:
         return self.text[key].format(**fields)
 
     def error(self, key: str, **fields) -> PlayError:
-        return PlayError(self(key, **fields))
+        return PlayError(self(key, **fields), self.lang)
 
     def command(self, word: str) -> str | None:
         """The command a word names ('undo', 'pass', ...), in this language or another."""
@@ -98,6 +110,11 @@ class Texts:
 
     def is_no(self, answer: str) -> bool:
         return answer.strip().lower() in self._answers("no")
+
+    def os_reason(self, exc: OSError) -> str:
+        """Why a file could not be read or written, in this language: the locale's
+        ``[os_errors]`` text for the error's errno name, else the system's own (English) text."""
+        return self.os_errors.get(errno.errorcode.get(exc.errno or 0, "")) or exc.strerror or type(exc).__name__
 
     def translate(self, message: str) -> str:
         """An engine message (English) in this language, through the locale's ``[engine]`` templates;
@@ -157,7 +174,7 @@ def read_save(path: Path, texts: Texts) -> SavedGame:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise texts.error("cannot_read", path=path, reason=exc.strerror or type(exc).__name__) from None
+        raise texts.error("cannot_read", path=path, reason=texts.os_reason(exc)) from None
     except UnicodeDecodeError:
         raise texts.error("cannot_read", path=path, reason=texts("not_utf8")) from None
     except ValueError:  # a NUL in the name
@@ -332,13 +349,26 @@ class PlaySession:
             turn = self.game.step()
         nick = self.computer.name
         if turn.kind == PLACE:
-            self.say("played", nick=nick, play=turn.play, score=turn.score)
+            self.say("played", nick=nick, play=self.move_text(turn.play), score=turn.score)
             if turn.forced_exchange:
                 self.say("forced_exchange", nick=turn.forced_exchange)
         elif turn.kind == EXCHANGE:
             self.say("computer_exchanged", nick=nick, count=len(turn.exchanged))
         else:
             self.say("computer_passed", nick=nick)
+
+    def move_text(self, play: str) -> str:
+        """A placement just made, as ``solve`` writes it in its table: the position and the main
+        word with the tiles that were already on the board in parentheses (``8H (KO)T``, not
+        GCG's ``8H ..T``)."""
+        from literaki_cli.analysis.solve import display_word
+
+        move = parse_move(play, self.variant)
+        dr, dc = (0, 1) if move.direction == ACROSS else (1, 0)
+        board = self.game.board
+        letters = [(board.cell(move.row + dr * i, move.col + dc * i), token.through)
+                   for i, token in enumerate(move.tokens)]  # fmt: skip
+        return f"{move.coord} {display_word(letters)}"
 
     # ----------------------------------------------------------------- the human's commands
 
@@ -515,7 +545,9 @@ class PlaySession:
 
         game = self.game
         board = game.board.with_tiles(self.pending)
-        self.console.print(board_to_rich(board, self.variant, {(x.row, x.col) for x in self.pending}))
+        laid = {(x.row, x.col) for x in self.pending}
+        # soft_wrap, as in say(): the plain-text legend, a long line, is never cut at the width
+        self.console.print(board_to_rich(board, self.variant, laid, self.texts.legend), soft_wrap=True)
         self.say("status", you=game.scores[0], computer=self.computer.name, them=game.scores[1],
                  bag=len(game.bag), exchanges=game.exchanges_left[0])  # fmt: skip
         rack = " ".join(f"{ch.upper()}{self.variant.value_of(ch) if ch != BLANK else 0}" for ch in self.free_rack())
@@ -543,7 +575,8 @@ class PlaySession:
             self.say("computer_wins", nick=self.computer.name, you=you, them=them)
 
     def offer_save(self, interrupted: bool = False) -> Path | None:
-        """Ask for a file name until the game is saved or the player declines.  After Ctrl-C,
+        """Ask for a file name until the game is saved or the player declines ('n', 'nie');
+        Enter (or 'y', 'tak') saves under the name the prompt shows in brackets.  After Ctrl-C,
         a second Ctrl-C or EOF at the prompt ends the program (KeyboardInterrupt)."""
         t = self.texts
         default = f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg"
@@ -554,7 +587,7 @@ class PlaySession:
                 if interrupted:
                     raise KeyboardInterrupt from None
                 return None
-            if not answer or t.is_no(answer):
+            if t.is_no(answer):
                 return None
             try:
                 return self.save(Path(default if t.is_yes(answer) else answer))
@@ -574,7 +607,7 @@ class PlaySession:
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise self.texts.error("cannot_write", path=path, reason=exc.strerror or type(exc).__name__) from None
+            raise self.texts.error("cannot_write", path=path, reason=self.texts.os_reason(exc)) from None
         except ValueError:  # a NUL in the name
             raise self.texts.error("bad_file_name", path=str(path).replace("\0", "\\0")) from None
         self.say("saved", path=path)

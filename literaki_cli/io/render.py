@@ -6,7 +6,8 @@ the image agree.  Colours of the colour squares follow the tile colours of the v
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from literaki_cli.engine import alphabet
@@ -24,6 +25,11 @@ EFFECT_FILL = "#555555"
 BLANK_TILE_FILL = "#fffaf0"
 #: Literaki's tiles are coloured: a tile's face is a light tint of its colour.
 TILE_TINT = {"red": "#f4b4b2", "green": "#b5dfbb", "yellow": "#fbe7a1", "blue": "#b3ccf2"}
+#: The words of the plain-text board's legend, in English.  ``play`` gives its interface
+#: language's (``[legend]`` of ``locales/<lang>.toml``): ``text`` (``{marks}``: ``new_tile`` when
+#: new tiles are marked; ``{squares}``: each colour square's label and name) and a colour
+#: square's name by its colour (else the variant's name for it); a label is its name's initial.
+LEGEND_WORDS = {"text": "{marks}{squares} squares; lower case = blank", "new_tile": "[X] new tile; "}
 
 
 @dataclass(frozen=True)
@@ -74,9 +80,11 @@ def tile_fill(board: Board, variant: Variant, row: int, col: int) -> str:
     return TILE_TINT.get(tile.colour, BLANK_TILE_FILL) if tile else BLANK_TILE_FILL
 
 
-def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset()) -> BoardPicture:
-    """A rich renderable of the board, new tiles highlighted."""
-    return BoardPicture(board, variant, frozenset(highlight))
+def board_to_rich(board: Board, variant: Variant, highlight: set[tuple[int, int]] = frozenset(),
+                  legend: Mapping[str, str] | None = None) -> BoardPicture:  # fmt: skip
+    """A rich renderable of the board, new tiles highlighted; ``legend``: the plain-text
+    legend's words in the interface language (see :data:`LEGEND_WORDS`; None: English)."""
+    return BoardPicture(board, variant, frozenset(highlight), legend)
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ class BoardPicture:
     board: Board
     variant: Variant
     highlight: frozenset[tuple[int, int]]
+    legend_words: Mapping[str, str] | None = field(default=None, compare=False)
 
     def __rich_console__(self, console, options):
         yield self.text(coloured=console.color_system is not None and not console.no_color)
@@ -112,19 +121,26 @@ class BoardPicture:
                     colour = "white" if look.fill not in (PLAIN_FILL, COLOUR_FILL["yellow"]) else "black"
                     text.append(f"{look.label or '·':^3}", style=f"{colour} on {look.fill}")
                 else:
-                    label = look.label or (f"({kind.colour[0]})" if kind.colour else "·")
+                    label = look.label or (self._label(kind) if kind.colour else "·")
                     text.append(f"{label:^3}")
             text.append("\n")
         if not coloured:
             text.append(self.legend() + "\n")
         return text
 
+    def _label(self, kind: SquareKind) -> str:
+        """The plain-text label of an empty colour square: the initial of its colour's name in
+        the legend's language (``(r)`` red, ``(c)`` czerwone)."""
+        return f"({(self.legend_words or {}).get(kind.colour, kind.colour)[0]})"
+
     def legend(self) -> str:
-        """What the plain-text labels of the colour squares stand for (``(r) red``, ...)."""
+        """What the plain-text labels of the colour squares stand for (``(r) red``, ...), in
+        the language of :attr:`legend_words` (English without them)."""
+        words = LEGEND_WORDS | dict(self.legend_words or {})
         kinds = {kind.colour: kind for kind in self.variant.board.kinds.values() if kind.colour}
-        parts = [f"({colour[0]}) {kind.name}" for colour, kind in kinds.items()]
-        marks = "[X] new tile; " if self.highlight else ""
-        return f"    {marks}" + ", ".join(parts) + " squares; lower case = blank"
+        squares = ", ".join(f"{self._label(kind)} {words.get(colour, kind.name)}" for colour, kind in kinds.items())
+        marks = words["new_tile"] if self.highlight else ""
+        return "    " + words["text"].format(marks=marks, squares=squares)
 
 
 #: The formats a board image is drawn in.
