@@ -76,13 +76,34 @@ def small_lexicon(tmp_path_factory, small_list_file, variant) -> Path:
     return out
 
 
+def shared_once(tmp_path_factory, name: str, make):
+    """``make(folder)``'s result, made once per test session even when pytest-xdist runs the
+    suite in several worker processes: the first worker to ask makes it in a folder of the
+    session's base temporary directory (which the workers share) under a file lock, and the
+    others read the pickled result.  Without xdist it is an ordinary session fixture's body."""
+    import pickle
+
+    from filelock import FileLock
+
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return make(tmp_path_factory.mktemp(name))
+    root = tmp_path_factory.getbasetemp().parent  # the base of every worker's temporary directory
+    folder, result = root / name, root / f"{name}.pickle"
+    with FileLock(str(root / f"{name}.lock")):
+        if not result.exists():
+            folder.mkdir(exist_ok=True)
+            made = make(folder)
+            result.write_bytes(pickle.dumps(made))
+            return made
+    return pickle.loads(result.read_bytes())
+
+
 @pytest.fixture(scope="session")
 def sjp_build(tmp_path_factory, sjp_zip, variant):
-    """The real dump compiled once per test session (about 10 s)."""
+    """The real dump compiled once per test session (about 45 s), whatever the number of workers."""
     from lexicon_build.build import build_lexicon
 
-    out = tmp_path_factory.mktemp("sjp") / "sjp.lexicon"
-    return build_lexicon(sjp_zip, out, variant)
+    return shared_once(tmp_path_factory, "sjp", lambda folder: build_lexicon(sjp_zip, folder / "sjp.lexicon", variant))
 
 
 @pytest.fixture(scope="session")
@@ -206,8 +227,12 @@ def _setuptools_can_build() -> bool:
 
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory) -> Path:
-    """The wheel, built from a copy of the sources (the build writes build/ and egg-info there)."""
-    work = tmp_path_factory.mktemp("wheel")
+    """The wheel, built from a copy of the sources (the build writes build/ and egg-info there),
+    once per session whatever the number of xdist workers."""
+    return shared_once(tmp_path_factory, "wheel", _build_wheel)
+
+
+def _build_wheel(work: Path) -> Path:
     src = work / "src"
     src.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.pyc")
@@ -228,8 +253,12 @@ def wheel(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def install(wheel, tmp_path_factory) -> Path:
-    """A fresh venv holding the wheel; returns its bin directory."""
-    env_dir = tmp_path_factory.mktemp("venv") / "venv"
+    """A fresh venv holding the wheel (one per session, shared by the xdist workers); returns its
+    bin directory."""
+    return shared_once(tmp_path_factory, "venv", lambda folder: _install_wheel(wheel, folder / "venv"))
+
+
+def _install_wheel(wheel: Path, env_dir: Path) -> Path:
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
     subprocess.run(

@@ -40,7 +40,7 @@ def ray_unavailable() -> str | None:
     try:
         import ray  # noqa: F401
     except ImportError:
-        return "Ray is not installed (pip install 'literaki[cluster]', part of the dev extra)"
+        return "Ray is not installed (pip install '.[cluster]', part of the test extra)"
     return None
 
 

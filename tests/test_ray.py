@@ -117,7 +117,8 @@ def test_without_ray_the_option_names_the_extra_to_install(game_lexicon, tmp_pat
     out = tmp_path / "run"
     assert main(run_args(game_lexicon, 2, out, "--ray", "auto")) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "literaki: error: --ray needs Ray, which is not installed: pip install 'literaki[cluster]'"
+    assert err == ("literaki: error: --ray needs Ray, which is not installed: pip install 'ray[client]>=2.9' "
+                   "(in literaki's checkout: pip install '.[cluster]')")
     assert not out.exists()  # refused before the run folder is made
 
 
@@ -253,7 +254,7 @@ def test_the_help_names_the_extra_whole(command, capsys):
     """Rich would read '[cluster]' as markup and drop it from the help."""
     done = subprocess.run([sys.executable, "-m", "literaki_cli", *command, "--help"], capture_output=True, text=True,
                           env={**os.environ, "COLUMNS": "300"})  # fmt: skip
-    assert "pip install 'literaki[cluster]'" in done.stdout
+    assert "pip install '.[cluster]'" in done.stdout
 
 
 @needs_cluster

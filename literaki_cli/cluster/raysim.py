@@ -32,7 +32,9 @@ from literaki_cli.errors import InputError, LiterakiError
 from literaki_cli.inputs import shown
 from literaki_cli.review.many import GameOutcome, GameReviewer, ReviewSettings
 
-INSTALL_HINT = "pip install 'literaki[cluster]'"
+#: literaki is installed from its checkout (it is not on the package index): the cluster extra is
+#: Ray with its client.
+INSTALL_HINT = "pip install 'ray[client]>=2.9' (in literaki's checkout: pip install '.[cluster]')"
 #: The run settings that name files the actors must read.
 SHIPPED_SETTINGS = ("lexicon", "rules", "levels", "leaves")
 #: Batches queued per actor, so that an actor never waits for the driver between two batches.

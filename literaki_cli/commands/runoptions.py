@@ -21,7 +21,7 @@ RayOption = Annotated[
         "--ray",
         metavar="ADDRESS",
         help="Play the games on a Ray cluster: auto (the one this machine is a node of), HOST:PORT of its head, "
-        "or ray://HOST:PORT (Ray Client). Needs pip install 'literaki\\[cluster]'.",
+        "or ray://HOST:PORT (Ray Client). Needs Ray: pip install '.\\[cluster]' in literaki's checkout.",
     ),
 ]
 
