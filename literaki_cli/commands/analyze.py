@@ -115,8 +115,8 @@ def analyze_command(
     ray: Annotated[
         str | None,
         typer.Option("--ray", metavar="ADDRESS", help="Many games: review them on a Ray cluster (auto, HOST:PORT of "
-                     "its head, or ray://HOST:PORT); --workers then counts its actors. Needs pip install "
-                     "'literaki\\[cluster]'."),
+                     "its head, or ray://HOST:PORT); --workers then counts its actors. Needs Ray: pip install "
+                     "'.\\[cluster]' in literaki's checkout."),
     ] = None,
     leaves: LeavesOption = None,
     lexicon: LexiconOption = None,
@@ -280,7 +280,7 @@ def _report_many(outcomes, grades: tuple[float, float], json_out: bool, out: Pat
     console = output_console()
     games = Table(title=f"{sum(1 for o in outcomes if o.review)} games reviewed")
     for name, justify in (("#", "right"), ("file", "left"), ("players", "left"), ("scores", "right"),
-                          ("turns", "right"), ("analysed", "right"), ("", "left")):  # fmt: skip
+                          ("turns", "right"), ("analysed", "right"), ("remarks", "left")):  # fmt: skip
         games.add_column(name, justify=justify)
     for outcome in outcomes:
         row = game_row(outcome)
@@ -369,7 +369,7 @@ def _print_review(review) -> None:
                           ("played", "left"), ("score", "right"), ("equity", "right"), ("best", "left"),
                           ("best score", "right"), ("best equity", "right"), ("lost", "right"),
                           *((("best by simulation", "left"), ("sim equity", "right"), ("lost by sim", "right"))
-                            if simulated else ()), ("", "left")):  # fmt: skip
+                            if simulated else ()), ("remarks", "left")):  # fmt: skip
         table.add_column(name, justify=justify)
     for turn in review.turns:
         played, best = turn.played, turn.best

@@ -91,6 +91,12 @@ def _serve(application, host: str, port: int, address: str, open_browser: bool) 
         probe.bind((host, port))
         probe.close()
     except OSError as exc:
+        import errno
+
+        if exc.errno == errno.EADDRINUSE:
+            raise InputError(
+                f"cannot listen on {host}:{port}: port {port} is in use: choose another with --port N"
+            ) from None
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     typer.echo(f"literaki: the board is at {address} (Ctrl-C stops the server)")
     if open_browser:

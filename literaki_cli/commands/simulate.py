@@ -108,6 +108,9 @@ def simulate_command(
     with run_context as run:
         if resume is not None:
             Lexicon.open(Path(run.config.lexicon))
+        elif out is None:  # a folder named here, in the current one: say which, before the games
+            typer.echo(f"literaki: writing the run to {out_dir}/ in the current folder (give --out DIR to choose)",
+                       err=True)  # fmt: skip
         total = run.config.games
         bar = tqdm(total=total, initial=len(run.done), unit="game", desc="simulating", disable=None, smoothing=0.05)
         result = run.play(runner, on_game=lambda _: bar.update(1))
