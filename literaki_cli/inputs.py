@@ -4,7 +4,9 @@ Every reader here turns hostile input into one :class:`InputError` line naming t
 the line or value where there is one), never a traceback, a hang or a machine out of memory:
 
 * :func:`read_input_bytes` opens a regular file only, without blocking (a FIFO with no writer
-  would hang a plain ``open``, ``/dev/zero`` never ends), and caps the size read;
+  would hang a plain ``open``, ``/dev/zero`` never ends), and caps the size read; for what a
+  user naturally pipes (a position, a game record: ``<(cat game.gcg)``, a FIFO) it reads a pipe
+  too, within :data:`PIPE_SECONDS` and the same cap, and :func:`read_stdin_bytes` reads ``-``;
 * :func:`loads_json` is strict JSON: no ``NaN`` or ``Infinity``, no number that overflows to
   infinity (``1e400``), no integer of hundreds of digits, no nesting deeper than a data file
   ever needs;
@@ -32,6 +34,9 @@ MAX_DATA_BYTES = 16 << 20
 MAX_NESTING = 64
 #: Digits an integer of a data file may have (a seed of 2**64 has 20).
 MAX_INT_DIGITS = 40
+#: Seconds a pipe given as a file name (``<(cat game.gcg)``, a FIFO) has to deliver its whole
+#: input and close: a FIFO nobody writes to, or one never closed, is an error then, not a hang.
+PIPE_SECONDS = 5.0
 
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 _TOML_BRACKETS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
@@ -52,12 +57,14 @@ def shown(value: object, limit: int = 40, quote: bool = True) -> str:
 # --------------------------------------------------------------------------- files
 
 
-def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] = InputError) -> int:
+def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] = InputError,
+               pipes: bool = False) -> int:  # fmt: skip
     """A read-only descriptor of the regular file ``path``; InputError for anything else.
 
     Opened without blocking, so a FIFO (with or without a writer) or a device is refused at
     once instead of hanging or streaming for ever.  ``what`` names the file's role in errors,
-    ``error`` their class (InputError, or LexiconError for a lexicon).
+    ``error`` their class (InputError, or LexiconError for a lexicon).  With ``pipes`` a pipe
+    is taken too, its descriptor left non-blocking (read it with :func:`read_input_bytes`).
     """
     name = os.fspath(path)
     if "\0" in name:
@@ -74,8 +81,11 @@ def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] 
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise error(f"{name}: is a directory, not a {what}")
+        if pipes and stat.S_ISFIFO(mode):
+            return fd
         if not stat.S_ISREG(mode):
-            raise error(f"{name}: {_kind_of(mode)}, not a {what} (give a regular file)")
+            give = "a regular file, a pipe or '-'" if pipes else "a regular file"
+            raise error(f"{name}: {_kind_of(mode)}, not a {what} (give {give})")
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -91,10 +101,21 @@ def _kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES) -> bytes:
-    """The bytes of the regular file ``path``, refused when over ``limit`` bytes."""
-    fd = open_input(path, what)
-    if os.fstat(fd).st_size > limit:  # refused unread (a file may still grow: the read is capped too)
+def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES, pipes: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, refused when over ``limit`` bytes.
+
+    With ``pipes``, a pipe too (``<(cat game.gcg)``, a FIFO): read until its writer closes
+    it, within :data:`PIPE_SECONDS` (a FIFO nobody writes to, or one never closed, is an
+    InputError ``NAME: cannot read: ...`` then) and ``limit`` bytes.
+    """
+    fd = open_input(path, what, pipes=pipes)
+    info = os.fstat(fd)
+    if stat.S_ISFIFO(info.st_mode):
+        try:
+            return _read_pipe(fd, os.fspath(path), what, limit)
+        finally:
+            os.close(fd)
+    if info.st_size > limit:  # refused unread (a file may still grow: the read is capped too)
         os.close(fd)
         raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
     try:
@@ -104,6 +125,67 @@ def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA
         raise InputError(f"{os.fspath(path)}: cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
         raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
+    return data
+
+
+def _read_pipe(fd: int, name: str, what: str, limit: int) -> bytes:
+    """What the non-blocking pipe ``fd`` holds until its writer closes it: at most ``limit``
+    bytes, within :data:`PIPE_SECONDS` (waiting only in ``poll``, never in ``open`` or ``read``)."""
+    import select
+    import time
+
+    seconds = PIPE_SECONDS
+    deadline = time.monotonic() + seconds
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+
+        def ready(timeout: float) -> bool:
+            return bool(poller.poll(max(0, math.ceil(timeout * 1000))))
+    else:  # pragma: no cover - no poll() (Windows has no FIFOs to read either)
+
+        def ready(timeout: float) -> bool:
+            return bool(select.select([fd], [], [], max(0.0, timeout))[0])
+
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not ready(left):
+            if not size:
+                raise InputError(f"{name}: cannot read: nothing came through the pipe within {seconds:g} seconds "
+                                 "(does anything write to it?)")  # fmt: skip
+            raise InputError(f"{name}: cannot read: the pipe was not closed within {seconds:g} seconds "
+                             f"({size:,} bytes came; its writer must close it)")  # fmt: skip
+        try:
+            data = os.read(fd, min(1 << 16, limit + 1 - size))
+        except BlockingIOError:  # woken, and nothing there after all
+            continue
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        if not data:  # the writer closed it
+            return b"".join(chunks)
+        chunks.append(data)
+        size += len(data)
+        if size > limit:
+            raise InputError(f"{name}: more than {_size(limit)}: too large for a {what}")
+
+
+def read_stdin_bytes(what: str = "file", limit: int = MAX_DATA_BYTES) -> bytes:
+    """The bytes of standard input (``-``), refused when over ``limit`` bytes.  No deadline:
+    it may be a terminal, a user typing or pasting."""
+    import sys
+
+    stdin = sys.stdin
+    if stdin is None:
+        raise InputError("'-' given, but there is no standard input")
+    binary = getattr(stdin, "buffer", None)  # a test may replace stdin by a text stream
+    try:
+        data = binary.read(limit + 1) if binary is not None else stdin.read(limit + 1).encode("utf-8")
+    except OSError as exc:
+        raise InputError(f"<stdin>: cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise InputError(f"<stdin>: more than {_size(limit)}: too large for a {what}")
     return data
 
 

@@ -288,6 +288,7 @@ def test_every_file_surface_refuses_hostile_files_in_one_line(tmp_path, capsys, 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "no-data"))  # no default lexicon: cheap checks come first
     for name in ("LITERAKI_LEXICON", "LITERAKI_LEAVES", "LITERAKI_WIN_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("literaki_cli.inputs.PIPE_SECONDS", 0.2)  # a game record's FIFO is read this long (issue 14)
     argv_of, env_var, _ = next(s[1:] for s in FILE_SURFACES if s[0] == surface)
     path = make_input(kind, tmp_path, content or b"")
     if env_var:

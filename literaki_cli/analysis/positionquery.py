@@ -448,14 +448,18 @@ def score_placement(
 
     A lower-case letter is a blank standing for it (GCG), so the move is illegal when it needs
     more blanks, or more of a letter, than the set holds beside the board and the other racks
-    (not checked with ``lenient``: a hypothetical position)."""
+    (not checked with ``lenient``: a hypothetical position).  A letter written over a board
+    tile of another letter is no move on this board: InputError saying what to write instead."""
     from collections import Counter
 
-    from literaki_cli.engine.move import rack_needs, take_from_rack
+    from literaki_cli.engine.move import TileConflict, rack_needs, take_from_rack
     from literaki_cli.engine.position import board_tiles, over_supply
     from literaki_cli.engine.scoring import evaluate_placement
 
-    result = evaluate_placement(position.board, position.variant, move, rack, lookup)
+    try:
+        result = evaluate_placement(position.board, position.variant, move, rack, lookup)
+    except TileConflict as exc:
+        raise InputError(f"{exc}{conflict_hint(position.board, move, exc)}") from None
     if not lenient:
         others = board_tiles(position.board) + Counter("".join(position.racks[1:]))
         needs = Counter(rack_needs(result.tiles))
@@ -464,6 +468,38 @@ def score_placement(
             result.problems.append(f"the move needs more tiles than the set holds: {problem}{hint}")
     leave = take_from_rack(rack_needs(result.tiles), rack)[0] if rack is not None else None
     return PlacementScore(move, result, position.board.with_tiles(result.tiles), leave)
+
+
+#: The letters of the Polish alphabet written with a mark (ą, ć, ...) and the plain letter each
+#: is mistaken for when typed without it.
+_PLAIN_LETTER = {"ą": "a", "ć": "c", "ę": "e", "ł": "l", "ń": "n", "ó": "o", "ś": "s", "ź": "z", "ż": "z"}
+
+
+def conflict_hint(board: Board, move: Placement, conflict) -> str:
+    """What :func:`score_placement` adds to the error of a letter written over a board tile of
+    another letter (a :class:`~literaki_cli.engine.move.TileConflict`): that the two are
+    different letters when they differ only by a mark (O and Ó), how to write the board's
+    tile, and, when the move writes new tiles in lower case, that those are blanks in
+    ``score`` and the move that lays tiles instead (``H7 Z.LW``)."""
+    from literaki_cli.engine.variant import ACROSS
+
+    tile, letter = conflict.tile.upper(), conflict.letter.upper()
+    plain = [_PLAIN_LETTER.get(ch, ch) for ch in (conflict.tile, conflict.letter)]
+    accent = conflict.tile != conflict.letter and plain[0] == plain[1]
+    hint = f" ({letter} and {tile} are different letters; " if accent else " ("
+    hint += f"write {tile} or '.' for a tile already on the board)"
+    dr, dc = (0, 1) if move.direction == ACROSS else (1, 0)
+    written, blanks = [], False
+    for i, token in enumerate(move.tokens):
+        r, c = move.row + dr * i, move.col + dc * i
+        if token.letter is None or (r < board.rows and c < board.columns and board.occupied(r, c)):
+            written.append(".")
+        else:
+            blanks |= not token.upper
+            written.append(token.letter.upper())
+    if blanks:
+        hint += f"; lower-case letters are blanks: write {move.coord} {''.join(written)} for tiles"
+    return hint
 
 
 def score_move(

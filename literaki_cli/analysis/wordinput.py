@@ -32,20 +32,23 @@ CHUNK_SIZE = 1 << 20
 MAX_LINE = 1 << 20
 
 
-def word_batches(words: list[str], file: Path | None, stdin: TextIO | None = None) -> Iterator[list[str]]:
+def word_batches(words: list[str], file: Path | None, stdin: TextIO | None = None,
+                 require_word: bool = False) -> Iterator[list[str]]:  # fmt: skip
     """Every input word, in lists as they become available: the arguments, then stdin where '-'
     stands, then the file.
 
     Words are stripped; a blank line of a file or of stdin is skipped, but an argument is a word
     even when empty (``check-word "$UNSET"`` must not pass).  Refuses no input at all and an
-    argument that is not text at once (InputError); the rest is read lazily.  ``stdin``
-    defaults to ``sys.stdin``.
+    argument that is not text at once (InputError); the rest is read lazily.  With
+    ``require_word``, input that held no word at all (an empty stdin or file, and no other
+    word) is an InputError once it is read: ``no word given: standard input was empty``.
+    ``stdin`` defaults to ``sys.stdin``.
     """
     if not words and file is None:
         raise InputError("give words to check, --file FILE, or '-' to read from stdin")
     for number, word in enumerate(words, start=1):
         _check_argument(number, word)
-    return _batches(words, file, sys.stdin if stdin is None else stdin)
+    return _batches(words, file, sys.stdin if stdin is None else stdin, require_word)
 
 
 def word_lines(words: list[str], file: Path | None, stdin: TextIO | None = None) -> Iterator[str]:
@@ -68,8 +71,9 @@ def _escaped_bytes_only(word: str) -> bool:
     return all(not "\ud800" <= ch <= "\udfff" or "\udc80" <= ch <= "\udcff" for ch in word)
 
 
-def _batches(words: list[str], file: Path | None, stdin: TextIO | None) -> Iterator[list[str]]:
+def _batches(words: list[str], file: Path | None, stdin: TextIO | None, require_word: bool) -> Iterator[list[str]]:
     pending: list[str] = []
+    given = any(word != "-" for word in words)  # an argument is a word, even an empty one
     for word in words:
         if word != "-":
             pending.append(word.strip())
@@ -79,7 +83,9 @@ def _batches(words: list[str], file: Path | None, stdin: TextIO | None) -> Itera
             pending = []
         if stdin is None:
             raise InputError("'-' given but there is no standard input")
-        yield from _stream_batches(stdin, "stdin")
+        for batch in _stream_batches(stdin, "stdin"):
+            given |= bool(batch)
+            yield batch
     if pending:
         yield pending
     if file is not None:
@@ -88,7 +94,12 @@ def _batches(words: list[str], file: Path | None, stdin: TextIO | None) -> Itera
         except OSError as exc:
             raise InputError(f"{file}: cannot read: {exc.strerror}") from None
         with handle:
-            yield from _stream_batches(handle, str(file))
+            for batch in _stream_batches(handle, str(file)):
+                given |= bool(batch)
+                yield batch
+    if require_word and not given:
+        empty = (["standard input"] if "-" in words else []) + ([str(file)] if file is not None else [])
+        raise InputError(f"no word given: {' and '.join(empty)} {'was' if len(empty) == 1 else 'were'} empty")
 
 
 def _stream_batches(stream: TextIO | BinaryIO, source: str) -> Iterator[list[str]]:

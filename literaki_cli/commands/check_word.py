@@ -50,6 +50,7 @@ def check_word_command(
     """Is a word allowed?  Exit 0 when all are valid, 1 when any is invalid (an empty word too), 2 on errors.
 
     Words come from the arguments, stdin ('-': each line is answered as soon as it arrives) and --file.
+    An empty stdin or file and no other word is an error (exit 2: no word given).
 
     Files and stdin hold one word per line, in UTF-8 (with or without a BOM), Windows-1250 or ISO-8859-2.
     """
@@ -57,7 +58,7 @@ def check_word_command(
     from literaki_cli.analysis.wordinput import lexicon_word_rules, word_batches
     from literaki_cli.engine.lexicon import Lexicon
 
-    batches = word_batches(words or [], file)
+    batches = word_batches(words or [], file, require_word=True)
     lex = Lexicon.open(lexicon)
     rules = lexicon_word_rules(lex.meta)
     word_set = lex.popular if popular else lex.words

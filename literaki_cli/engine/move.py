@@ -74,6 +74,15 @@ class Pass:
 Move = Placement | Exchange | Pass
 
 
+class TileConflict(InputError):
+    """A placement writes a letter over a board tile of another letter (``square``: its row
+    and column, ``tile`` the board's letter, ``letter`` the written one, both lower case)."""
+
+    def __init__(self, message: str, square: tuple[int, int], tile: str, letter: str) -> None:
+        super().__init__(message)
+        self.square, self.tile, self.letter = square, tile, letter
+
+
 def parse_word(text: str, where: str) -> tuple[Token, ...]:
     """Tokens of a written word (letters, '.', parenthesised through-tiles)."""
     tokens = []
@@ -133,10 +142,11 @@ def resolve(placement: Placement, board: Board) -> list[Tile]:
         if board.occupied(*sq):
             on_board = alphabet.LETTER_OF[int(board.letters[sq])]
             if token.letter is not None and token.letter != on_board:
-                raise InputError(
+                raise TileConflict(
                     f"move {placement.text!r}: {square_name(*sq)} holds {board.cell(*sq)}, "
-                    f"the move writes {token.letter.upper()}"
-                )
+                    f"the move writes {token.letter.upper()}",
+                    sq, on_board, token.letter,
+                )  # fmt: skip
         else:
             if token.letter is None or token.through:
                 raise InputError(

@@ -6,8 +6,9 @@ and checks its syntax, and nothing else: whether a move fits the board, scores w
 or forms words is the replay's question (:mod:`literaki_cli.review.game_review`).  A line it cannot
 read is an :class:`InputError` naming ``file:line`` and the line (shortened when long).
 
-Hostile files are refused with one such line, never a traceback or a hang: a file that is not a
-regular file or holds more than :data:`MAX_GCG_BYTES`, an encoding Python lacks, control
+Hostile files are refused with one such line, never a traceback or a hang: a device or a
+directory, a pipe nobody writes to or never closed (a pipe is read for a few seconds at most), a
+file or pipe of more than :data:`MAX_GCG_BYTES`, an encoding Python lacks, control
 characters, a score or total beyond :data:`MAX_POINTS` points either way (however many digits),
 a negative score on a move that cannot lose points, a nick, rack or word longer than
 :data:`MAX_FIELD`, more than :data:`MAX_EVENTS` events, :data:`MAX_PRAGMAS` pragma lines or the
@@ -152,28 +153,39 @@ _NOT_FILE_ENCODINGS = {"undefined", "idna", "punycode", "unicode-escape", "raw-u
 _NEVER_NEGATIVE = {PLACE: "a placement", PASS: "a pass", EXCHANGE: "an exchange", CHALLENGE_BONUS: "a challenge bonus"}
 
 
+#: How messages name standard input (``-``) as a game record's file.
+STDIN_NAME = "<stdin>"
+
+
 def read_gcg(path: Path | str, variant: str | None = None, rules: Path | None = None) -> GcgGame:
     """The game recorded in the GCG file ``path`` (see :func:`parse_gcg`, :func:`decode_gcg`):
-    a regular file of at most :data:`MAX_GCG_BYTES` (a pipe, a device or a directory is
-    refused, never waited on)."""
-    name = os.fspath(path)
-    text, encoding = decode_gcg(read_gcg_bytes(name), name)
+    a regular file, a pipe (``<(cat game.gcg)``, a FIFO: within a few seconds) or ``-``
+    (standard input), of at most :data:`MAX_GCG_BYTES` (a device or a directory is refused)."""
+    name = STDIN_NAME if os.fspath(path) == "-" else os.fspath(path)
+    text, encoding = decode_gcg(read_gcg_bytes(path), name)
     game = parse_gcg(text, name, variant, rules)
     game.encoding = encoding
     return game
 
 
 def read_gcg_bytes(path: Path | str) -> bytes:
-    """The bytes of the GCG file ``path``: a regular file of at most :data:`MAX_GCG_BYTES`;
-    InputError ``NAME: cannot read: why`` otherwise."""
-    from literaki_cli.inputs import read_input_bytes
+    """The bytes of the GCG file ``path``: a regular file or a pipe (read as
+    :func:`literaki_cli.inputs.read_input_bytes` reads them, as a position is read), or ``-``
+    (standard input), of at most :data:`MAX_GCG_BYTES`; InputError ``NAME: cannot read: why``
+    otherwise, ``no game record on standard input`` for an empty one."""
+    from literaki_cli.inputs import read_input_bytes, read_stdin_bytes
 
     name = os.fspath(path)
+    if name == "-":
+        data = read_stdin_bytes("game record", MAX_GCG_BYTES)
+        if not data.strip():
+            raise InputError("no game record on standard input")
+        return data
     if "\0" in name:
         printable = name.replace("\0", "\\0")
         raise InputError(f"{printable}: not a file name")
     try:
-        return read_input_bytes(name, "game record", MAX_GCG_BYTES)
+        return read_input_bytes(name, "game record", MAX_GCG_BYTES, pipes=True)
     except InputError as exc:  # "NAME: why" -> "NAME: cannot read: why"
         why = str(exc).removeprefix(f"{name}: ")
         if why.startswith("cannot "):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -373,13 +372,6 @@ def _decode(data: bytes, source: str) -> str:
     return decode_text(data, source)
 
 
-def _read_limited(stream, source: str, limit: int = MAX_POSITION_BYTES) -> bytes:
-    data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise InputError(f"{source}: more than {limit:,} bytes: not a position")
-    return data
-
-
 def _existing_path(arg: str) -> Path | None:
     """``arg`` as a path that exists (a file, a pipe such as /dev/fd/N, a directory), else None."""
     if "\0" in arg:
@@ -395,21 +387,19 @@ def _existing_path(arg: str) -> Path | None:
 
 def load_position_bytes(arg: str, limit: int = MAX_POSITION_BYTES) -> tuple[bytes, str] | None:
     """(the bytes, their name in messages) of a position source: a file path (a pipe such as
-    ``<(cat board.txt)`` too) or '-' (stdin), at most ``limit`` bytes; None for a CGP string
-    given directly; InputError for anything else."""
+    ``<(cat board.txt)`` or a FIFO too, read within a few seconds: :func:`~literaki_cli.inputs.read_input_bytes`)
+    or '-' (stdin), at most ``limit`` bytes; None for a CGP string given directly; InputError
+    for anything else (``no position on standard input`` for an empty one)."""
+    from literaki_cli.inputs import read_input_bytes, read_stdin_bytes
+
     if arg == "-":
-        stdin = getattr(sys.stdin, "buffer", None)  # a test may replace stdin by a text stream
-        data = _read_limited(stdin, "<stdin>", limit) if stdin is not None else sys.stdin.read().encode()
+        data = read_stdin_bytes("position", limit)
+        if not data.strip():
+            raise InputError("no position on standard input")
         return data, "<stdin>"
     path = _existing_path(arg)
     if path is not None:
-        if path.is_dir():
-            raise InputError(f"{arg}: is a directory, not a position file")
-        try:
-            with path.open("rb") as stream:
-                return _read_limited(stream, arg, limit), arg
-        except OSError as exc:
-            raise InputError(f"{arg}: cannot read: {exc.strerror}") from None
+        return read_input_bytes(arg, "position file", limit, pipes=True), arg
     if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
         return None
     shown = arg[:80] + ("..." if len(arg) > 80 else "")
