@@ -67,7 +67,8 @@ change to the end, both chances to win shown.  See docs/analyze.md.
 GameArgument = Annotated[
     list[str],
     typer.Argument(help="The game record (GCG; '-' for standard input, or a pipe such as <(cmd)); several, a "
-                   "folder (its *.gcg) or a quoted pattern ('club/*.gcg') for a summary over many games.", show_default=False, metavar="GAME..."),
+                   "folder (its *.gcg) or a quoted pattern ('club/*.gcg') for a summary over many games.",
+                   show_default=False, metavar="GAME..."),
 ]
 
 
