@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import tomllib
 import zipfile
@@ -132,6 +133,17 @@ def test_commands_run_from_the_installed_wheel(install, workdir):
     assert anagram.returncode == 0, anagram.stderr
     found = {w["word"].lower() for w in json.loads(anagram.stdout)["words"]}
     assert found == {"kot", "kotła", "zerwą", "imion", "pasek", "ruchy", "ma"}  # m-a: down a column
+
+    # A kurnik/PlayOK record reviewed (README's recipe), with the players' names from the record.
+    analyzed = _run(install, workdir, "analyze", *lexicon, str(ROOT / "examples" / "kurnik-game.gcg"), "--json")
+    assert analyzed.returncode == 0, analyzed.stderr
+    assert [p["player"] for p in json.loads(analyzed.stdout)["players"]] == ["kasia", "tomek"]
+
+    # A move in play (a pass), the computer's reply, then quit without saving.
+    played = _run(install, workdir, "play", *lexicon, "--lang", "en", "--seed", "3", stdin="pass\nquit\nn\n")
+    assert played.returncode == 0 and "Traceback" not in played.stderr, played.stderr
+    assert "You pass." in played.stdout
+    assert re.search(r" (plays .+ for \d+ points|exchanges \d+ tiles|passes)\.", played.stdout), played.stdout[-600:]
 
     # The endgame search (its own package): with these few words neither player can move, so
     # both pass until the game ends and each loses their own tiles.
