@@ -73,9 +73,9 @@ SOLVE_EPILOG = (
     "--peg (1 or 2 tiles in the bag) judges the best --candidates moves and the pass over every way the "
     "unseen tiles may lie between the bag and the opponent's rack (with 2 in the bag, --splits of them "
     "sampled when there are more), each ending valued by the endgame search: the win chance and mean "
-    "final spread of each, best first (docs/endgame.md, \"The pre-endgame\").  --time shares that many "
-    "seconds among its endgames (else a fixed budget of nodes each: the same answer on every machine); "
-    "Ctrl-C shows the candidates judged so far.\n"
+    "final spread of each, best first (docs/endgame.md, \"The pre-endgame\").  --time S: the search stops "
+    "after S seconds, its endgames sharing them, with the candidates judged by then (else a fixed budget of "
+    "nodes each: the same answer on every machine); Ctrl-C shows the candidates judged so far.\n"
 )
 
 #: Moves ``solve`` lists, and first moves ``--endgame`` values exactly, unless --top says otherwise.
@@ -159,7 +159,7 @@ def solve_command(
     seconds: Annotated[
         float | None,
         typer.Option("--time", min=0.001, help="--endgame: stop after about this many seconds (best so far); "
-                     "--peg: the seconds its endgames share."),
+                     "--peg: stop after this many seconds (the candidates judged by then)."),
     ] = None,
     threads: ThreadsOption = None,
     image: ImageOption = None,
@@ -170,6 +170,23 @@ def solve_command(
     lexicon: LexiconOption = None,
 ) -> None:
     """Every legal move for a position and rack, best first."""
+    options = dict(locals())  # every parameter, and nothing else yet
+    if not sim:
+        _solve(None, **options)
+        return
+    so_far = _SimSoFar(SimSettings(iterations, candidates, plies, seed, workers, stop), json_out)
+    try:
+        _solve(so_far, **options)
+    except KeyboardInterrupt:  # before the simulation could answer (Typer would end the run with a silent 130)
+        so_far.interrupted()
+
+
+def _solve(so_far: _SimSoFar | None, position, rack, turn, top, show_all, json_out, min_tiles, word_contains, at,
+           only_bingos, popular, by, exchanges, leaves, batch, sim, iterations, candidates, plies, seed, workers, stop,
+           win_model, endgame, peg, splits, depth, seconds, threads, image, variant, rules, fmt, lenient,
+           lexicon) -> None:  # fmt: skip
+    """``solve`` with the options of :func:`solve_command`; ``so_far`` (with --sim) hears of the
+    position once it is read, for an answer to a Ctrl-C that comes before the simulation's."""
     from literaki_cli.analysis.positionquery import (
         checked_rack,
         endgame_start,
@@ -228,6 +245,8 @@ def solve_command(
     print_warnings(warnings)
     the_rack = solving_rack(pos, given_rack)
     seen = _Seen(opened, the_rack)
+    if so_far is not None:
+        so_far.seen = seen
     if endgame:
         racks, passes = endgame_start(pos, the_rack)
         _solve_endgame(racks, passes, Lexicon.open(lexicon), depth, seconds, top or ENDGAME_TOP, json_out, threads,
@@ -240,7 +259,7 @@ def solve_command(
 
         start = peg_start(pos, the_rack)
         settings = PegSettings(candidates=candidates, nodes=None if seconds else DEFAULT_NODES, seconds=seconds,
-                               splits=splits or PEG_SPLITS, seed=seed)  # fmt: skip
+                               strict_time=True, splits=splits or PEG_SPLITS, seed=seed)  # fmt: skip
         _solve_peg(start, settings, open_leaves(leaves), Lexicon.open(lexicon), top or TOP, json_out, threads, seen)
         return
     solve_filters(pos.variant, min_tiles, word_contains, at, only_bingos)  # checked before the lexicon is read
@@ -252,7 +271,7 @@ def solve_command(
         from literaki_cli.montecarlo.winmodel import open_win_model
 
         equity, model = Equity(table, pos.variant), open_win_model(win_model)  # also before the lexicon
-        _simulate(the_rack, Lexicon.open(lexicon), equity, settings, model, json_out, seen)
+        _simulate(the_rack, Lexicon.open(lexicon), equity, settings, model, json_out, seen, so_far)
         return
     solver = PositionSolver(Lexicon.open(lexicon), leaves)
     solver.equity(pos.variant)  # the leave file is read (and checked) before the moves are generated
@@ -433,20 +452,66 @@ def _solution_lines(result, rack: str, bingo_bonus: int) -> tuple[str, list[list
     return title, rows, notes
 
 
-def _simulate(rack: str, lexicon, equity, settings, model, json_out: bool, seen: _Seen) -> None:
+def _simulate(rack: str, lexicon, equity, settings, model, json_out: bool, seen: _Seen, so_far: _SimSoFar) -> None:
     from tqdm import tqdm
 
     from literaki_cli.analysis.lookahead import simulate_position
 
     with tqdm(total=settings.iterations, unit="it", desc="simulating", disable=None, leave=False) as bar:
         result, answer = simulate_position(seen.opened, rack, lexicon, equity, model, settings, progress=bar.update)
+    so_far.answered = True
     if json_out:
         typer.echo(dumps_json(answer, ensure_ascii=False))
     else:
         seen.print()
         _print_sim(result, rack)
     if result.interrupted:
-        typer.echo(f"interrupted: the results of {result.iterations} of {settings.iterations} iterations", err=True)
+        typer.echo(_sim_interrupted(result.iterations, settings.iterations, len(result.candidates), result.ranked),
+                   err=True)  # fmt: skip
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+#: What ``solve --sim`` says on stderr when Ctrl-C came before a round of iterations finished.
+SIM_NO_ROUND = "interrupted before the first round of the simulation: no simulated results"
+
+
+def _sim_interrupted(iterations: int, asked: int, candidates: int, ranked: bool) -> str:
+    """The line ``solve --sim`` writes on stderr when Ctrl-C ended it."""
+    if iterations:
+        return f"interrupted: the results of {iterations} of {asked} iterations"
+    if not ranked:
+        return f"{SIM_NO_ROUND}, and no candidates: they were not ranked yet"
+    return f"{SIM_NO_ROUND}; the {candidates} candidates by static equity, not simulated"
+
+
+class _SimSoFar:
+    """What ``solve --sim`` can answer when Ctrl-C comes before the simulation has (while the
+    modules load or the position is read): the settings, and the position once read."""
+
+    def __init__(self, settings, json_out: bool) -> None:
+        self.settings, self.json_out = settings, json_out
+        self.seen: _Seen | None = None
+        self.answered = False  # the simulation's own answer is being printed
+
+    def interrupted(self) -> None:
+        """Print the answer so far (no candidate: none was ranked), the line on stderr, and exit 130."""
+        import os
+
+        from literaki_cli.montecarlo.settings import sim_answer
+
+        if self.answered:  # while the simulation's own answer was printed
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED)
+        seen = self.seen
+        if self.json_out:
+            bag = seen.record.get("bag") if seen is not None else None
+            answer = sim_answer(self.settings, 0, None, interrupted=True, bag=bag,
+                                workers=self.settings.workers or os.cpu_count() or 1)  # fmt: skip
+            typer.echo(dumps_json(answer | (seen.record if seen is not None else {}), ensure_ascii=False))
+        elif seen is not None:
+            seen.print()
+            output_console().print(f"rack {seen.rack.upper()}: no candidates: interrupted before they were ranked")
+        typer.echo(_sim_interrupted(0, self.settings.iterations, 0, False), err=True)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
@@ -455,14 +520,20 @@ def _print_sim(result, rack: str) -> None:
 
     console = output_console()
     s = result.settings
+    if not result.ranked:
+        console.print(f"rack {rack.upper()}: no candidates: interrupted before they were ranked")
+        return
     if not result.candidates:
         console.print(f"rack {rack.upper()}: no move to simulate (pass)")
         return
     how = ("stopped: the best is ahead at " + f"{s.stop} %" if result.stopped
            else "interrupted (Ctrl-C): the results so far" if result.interrupted else "")  # fmt: skip
-    table = Table(title=f"rack {rack.upper()}: {len(result.candidates)} candidates, {result.iterations:,} iterations "
-                        f"of {s.plies} plies, seed {s.seed}, bag {result.bag} ({result.seconds:.1f} s)"
-                        + (f"; {how}" if how else ""))  # fmt: skip
+    simulated = result.iterations or not result.interrupted
+    title = (f"rack {rack.upper()}: {len(result.candidates)} candidates, {result.iterations:,} iterations of "
+             f"{s.plies} plies, seed {s.seed}, bag {result.bag} ({result.seconds:.1f} s)" + (f"; {how}" if how else "")
+             if simulated else f"rack {rack.upper()}: {len(result.candidates)} candidates by static equity, bag "
+             f"{result.bag}; interrupted (Ctrl-C) before the first round of the simulation")  # fmt: skip
+    table = Table(title=title)
     columns = [("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"), ("leave", "left"),
                ("static", "right"), ("sim equity", "right"), ("95 % interval", "right"), ("win %", "right"),
                ("95 % interval", "right"), ("iterations", "right")]  # fmt: skip
@@ -480,6 +551,8 @@ def _print_sim(result, rack: str) -> None:
                       number_text(win), interval_text(w_lo, w_hi), f"{r.iterations:,}" + (" cut" if r.cut else ""),
                       *plies)  # fmt: skip
     console.print(table)
+    if not simulated:
+        console.print("not simulated: interrupted before the first round (static equity order)")
     if any(r.cut for r in result.candidates):
         console.print(f"cut: stopped early, the best was ahead of it at {s.stop} % confidence (paired over the same "
                       "futures)")  # fmt: skip
@@ -540,11 +613,11 @@ def _solve_peg(start, settings, leave_table, lexicon, top: int, json_out: bool, 
 
         result, answer = solve_peg(seen.opened, seen.rack, start, solver, settings, Equity(leave_table, variant),
                                    progress)  # fmt: skip
-    _show_answer(answer, json_out, seen, lambda: _print_peg(result, start, top), result.interrupted
+    _show_answer(answer, json_out, seen, lambda: _print_peg(result, start, top, settings.seconds), result.interrupted
                  and f"the {len(result.candidates)} of {result.considered} candidates judged before it")
 
 
-def _print_peg(result, start, top: int) -> None:
+def _print_peg(result, start, top: int, seconds: float | None = None) -> None:
     from rich.table import Table
 
     console = output_console()
@@ -554,6 +627,10 @@ def _print_peg(result, start, top: int) -> None:
     console.print(f"pre-endgame: rack {start.rack.upper()} to move, {start.bag} in the bag, spread {start.spread:+d}; "
                   f"{len(result.candidates)} candidates over {how}; {result.endgames:,} endgames in "
                   f"{result.seconds:.2f} s")  # fmt: skip
+    judged = f"{len(result.candidates)} of {result.considered} candidates judged within {seconds or 0:g} s (--time)"
+    if result.out_of_time and not result.candidates:
+        console.print(f"out of time: {judged}: give it more time")
+        return
     table = Table(title="best moves (win % and mean final spread over the splits)")
     columns = (("#", "right"), ("coord", "left"), ("move", "left"), ("score", "right"), ("static", "right"),
                ("win %", "right"), ("spread", "right"), ("exact", "right"))
@@ -566,6 +643,8 @@ def _print_peg(result, start, top: int) -> None:
                       f"{c.exact}/{c.splits}")  # fmt: skip
     console.print(table)
     console.print("exact: the splits whose every ending was solved to the end, with no reply left out")
+    if result.out_of_time:
+        console.print(f"out of time: {judged}; the others were not reached")
 
 
 def _print_endgame(result, racks: tuple[str, str], passes: int) -> None:

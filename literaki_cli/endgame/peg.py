@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from literaki_cli.endgame.solver import PASSES_TO_END, EndgameMove, EndgameSolver, describe_move
+from literaki_cli.endgame.solver import PASSES_TO_END, EndgameMove, EndgameSolver, OutOfTime, describe_move
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.movegen import (
@@ -123,6 +123,10 @@ class PegSettings:
     candidates: int | None = DEFAULT_CANDIDATES  # None: every move
     nodes: int | None = DEFAULT_NODES  # per endgame; None: no node limit
     seconds: float | None = None  # the whole answer's time (shared out among the endgames)
+    #: with ``seconds``: a deadline for the whole answer, every endgame search cut there, the
+    #: candidates not judged by then left out (``solve --peg --time``); else every candidate is
+    #: judged and each endgame searches one ply at least, whatever the clock says
+    strict_time: bool = False
     replies: int | None = DEFAULT_REPLIES  # None: every move
     splits: int | None = None  # at most this many splits, sampled when there are more; None: all
     seed: int = 1  # of the sample
@@ -160,6 +164,7 @@ class PegResult:
     seconds: float
     considered: int  # candidates asked for (judged or not)
     interrupted: bool = False  # Ctrl-C: the candidates finished before it
+    out_of_time: bool = False  # the deadline (``strict_time``): the candidates finished before it
 
     @property
     def best(self) -> PegCandidate | None:
@@ -169,7 +174,7 @@ class PegResult:
         return {"peg": {"bag": self.bag, "splits": self.splits, "all_splits": self.all_splits,
                         "sampled": self.sampled, "endgames": self.endgames, "seconds": round(self.seconds, 3),
                         "considered": self.considered, "judged": len(self.candidates),
-                        "interrupted": self.interrupted,
+                        "interrupted": self.interrupted, "out_of_time": self.out_of_time,
                         "candidates": [c.as_dict() for c in self.candidates]}}  # fmt: skip
 
 
@@ -194,7 +199,8 @@ class PreEndgameSolver:
         (else their score); ``also``: a move (generator record) judged too, first, whether or
         not it is among them (``analyze`` values the move played); ``progress(done,
         candidates)`` after each candidate.  Ctrl-C ends the answer with the candidates judged
-        so far (``interrupted``)."""
+        so far (``interrupted``), and so does the deadline of ``settings.strict_time``
+        (``out_of_time``): the candidate being judged then is left out."""
         ranked = self._candidates(position, settings, equity)  # the kernels loaded (or compiled) before the
         self.endgame.load_kernels()  # clock starts: a first answer's --time is the search's, as --endgame's is
         started = time.perf_counter()
@@ -203,7 +209,8 @@ class PreEndgameSolver:
         splits = position.sampled_splits(settings.splits, settings.seed) if sampled else exact_splits
         if also is not None:
             ranked = _first(ranked, also, equity, position)
-        self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(settings))
+        deadline = started + settings.seconds if settings.seconds is not None and settings.strict_time else None
+        self._run = _Run(settings, started, len(ranked) * len(splits) * self._endgames_per_split(settings), deadline)
         result = PegResult([], position.bag, len(splits), len(exact_splits), sampled, 0, 0.0, len(ranked))
         try:
             for number, (record, static) in enumerate(ranked, 1):
@@ -212,6 +219,8 @@ class PreEndgameSolver:
                     progress(number, len(ranked))
         except (KeyboardInterrupt, _Interrupted):
             result.interrupted = True
+        except OutOfTime:
+            result.out_of_time = True
         result.candidates.sort(key=lambda c: (-c.win, -c.value))  # stable: the static order among equals
         result.endgames, result.seconds = self._run.endgames, time.perf_counter() - started
         return result
@@ -307,7 +316,7 @@ class PreEndgameSolver:
         if found is None:
             run = self._run
             result = self.endgame.solve(board, (mover, other), passes, seconds=run.slice(), nodes=run.settings.nodes,
-                                        keep=1, line=False)  # fmt: skip
+                                        keep=1, line=False, deadline=run.deadline)  # fmt: skip
             if result.interrupted:
                 raise _Interrupted
             run.endgames += 1
@@ -326,6 +335,7 @@ class _Run:
     settings: PegSettings
     started: float
     planned: int  # endgames the answer is expected to need
+    deadline: float | None = None  # every endgame search stops there (``strict_time``)
     endgames: int = 0
     exact: bool = True  # the current split's endgames were all exact
     endgame_values: dict = field(default_factory=dict)

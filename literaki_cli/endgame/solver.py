@@ -26,7 +26,17 @@ from typing import NamedTuple
 import numpy as np
 
 from literaki_cli.endgame import search, wordprune
-from literaki_cli.endgame.search import ABORTED, HORIZON, MAX_PLY, NODES, PLY_CAPACITY, SearchState, SearchTables
+from literaki_cli.endgame.search import (
+    ABORTED,
+    CHECKS,
+    CLOCK_EVERY,
+    HORIZON,
+    MAX_PLY,
+    NODES,
+    PLY_CAPACITY,
+    SearchState,
+    SearchTables,
+)
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name
 from literaki_cli.engine.lexicon import Lexicon
@@ -116,6 +126,10 @@ class EndgameResult:
         }
 
 
+class OutOfTime(Exception):
+    """A solve's ``deadline`` came before its search completed one iteration: it has no answer."""
+
+
 class MoveValue(NamedTuple):
     """What :meth:`EndgameSolver.value_of` found for one first move."""
 
@@ -194,21 +208,36 @@ class EndgameSolver:
 
     def solve(self, board: Board, racks: tuple[str, str], passes: int = 0, depth: int | None = None,
               seconds: float | None = None, nodes: int | None = None, keep: int = DEFAULT_KEEP,
-              line: bool = True) -> EndgameResult:  # fmt: skip
+              line: bool = True, deadline: float | None = None) -> EndgameResult:  # fmt: skip
         """The best move for the player holding ``racks[0]`` (the opponent holds ``racks[1]``,
         the bag is empty) after ``passes`` passes in a row.  ``depth`` (plies), ``seconds`` and
         ``nodes`` limit the search (a node budget gives the same answer on every machine); the
         answer is then the best found so far, marked not exact.  ``line``: find the principal
         variation (else it holds the first move only).  The first solve of a process loads (or
-        compiles) the search's kernels before its clock starts: ``seconds`` is the search's."""
+        compiles) the search's kernels before its clock starts: ``seconds`` is the search's.
+
+        ``deadline`` (a :func:`time.perf_counter` time, shared by the searches of a larger answer:
+        the pre-endgame's endings) is a hard stop: unlike ``seconds``, which always leaves the
+        first iteration (one ply) to finish, it cuts that one too, and a search it stops before an
+        iteration is complete raises :class:`OutOfTime` (as does a solve begun after it)."""
         self.load_kernels()
         started = time.perf_counter()
-        state = self._state(board, racks, _limits(started, seconds, nodes))
+        if deadline is not None and started >= deadline:
+            raise OutOfTime
+        limits = _limits(started, seconds, nodes)
+        if deadline is not None:
+            limits[0] = min(limits[0], deadline)
+        state = self._state(board, racks, limits)
         with _stop_on_ctrl_c(state) as stopped:
             moves = self._root_moves(state, 0)
             limit = self._depth_limit(racks, depth)
             self._helper_nodes = 0
-            found = self._deepen(state, moves, 0, passes, limit, max(1, keep), helpers=nodes is None)
+            found = self._deepen(state, moves, 0, passes, limit, max(1, keep), helpers=nodes is None,
+                                 deadline=deadline)  # fmt: skip
+            if found is None:  # the deadline, or a Ctrl-C, before one iteration was complete
+                if stopped.is_set():
+                    raise KeyboardInterrupt
+                raise OutOfTime
             nodes = int(state.counters[NODES]) + self._helper_nodes
             interrupted = stopped.is_set()
             result = self._result(state, moves, found, passes, racks, keep, line)
@@ -248,7 +277,9 @@ class EndgameSolver:
         """Compile (or load from numba's cache) every kernel a solve runs, once a process, on a
         throwaway endgame (an empty board, a tile a side) with a table of its own: the real
         table is left as it was.  A caller with a clock of its own (the pre-endgame) calls it
-        before starting the clock."""
+        before starting the clock.  (Every search reads the clock at its first node, so the
+        throwaway one prepares that too: numba compiles the clock's call into Python, a quarter
+        of a second, when it is first made in a process.)"""
         global _kernels_ready
         if _kernels_ready:
             return
@@ -277,6 +308,7 @@ class EndgameSolver:
             np.zeros(4, dtype=np.int64), np.zeros(search.HISTORY_SIZE, dtype=np.int64), limits,
         )  # fmt: skip
         state.key[0] = search.full_key(self.tables, state)
+        state.counters[CHECKS] = CLOCK_EVERY - 1  # the first node reads the clock: a search begun late stops at once
         return state
 
     def _pruned_graph(self, letters: np.ndarray, down_letters: np.ndarray, counts: np.ndarray) -> tuple:
@@ -309,14 +341,15 @@ class EndgameSolver:
         return np.vstack([records, _pass_record()[None, :]])
 
     def _deepen(self, state: SearchState, moves: np.ndarray, side: int, passes: int, limit: int,
-                keep: int, helpers: bool = False) -> _Iteration:  # fmt: skip
+                keep: int, helpers: bool = False, deadline: float | None = None) -> _Iteration | None:  # fmt: skip
         """Iterative deepening over the root ``moves`` up to ``limit`` plies (or the deadline):
         the last complete iteration.
 
         The search needs one answer, so a first iteration that the limits cut is searched
         again to its end without them; that is the last: the limits are spent, and the
         deeper iterations never start (else they would run with no limit at all).  The work
-        stays within the limits plus one iteration of one ply (a node for each first move)."""
+        stays within the limits plus one iteration of one ply (a node for each first move).
+        A hard ``deadline`` (:meth:`solve`) bounds that one too: None when it came first."""
         counters = state.counters
         counters[ABORTED] = 0
         order = np.zeros(len(moves), dtype=np.int64)  # the first iteration's: as every node orders its moves
@@ -337,7 +370,11 @@ class EndgameSolver:
             if cut:
                 if done is not None:
                     break
-                self._search_unlimited(state, moves, order, depth, keep, side, passes, values, exact)
+                if deadline is None:
+                    self._search_unlimited(state, moves, order, depth, keep, side, passes, values, exact)
+                elif time.perf_counter() >= deadline or not self._search_unlimited(
+                        state, moves, order, depth, keep, side, passes, values, exact, until=deadline):  # fmt: skip
+                    return None
             done = _Iteration(depth, values, exact, bool(counters[HORIZON] == 0))
             if done.solved or cut:
                 break
@@ -393,18 +430,21 @@ class EndgameSolver:
         )  # fmt: skip
 
     def _search_unlimited(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, keep: int,
-                          side: int, passes: int, values: np.ndarray, exact: np.ndarray) -> None:  # fmt: skip
+                          side: int, passes: int, values: np.ndarray, exact: np.ndarray,
+                          until: float = np.inf) -> bool:  # fmt: skip
         """The iteration the limits cut, searched again whole (one ply at least, whatever the
-        limits say), the limits put back after it; a Ctrl-C during it still stops it, and is
-        kept in the limits put back."""
+        limits say) or ``until`` that time, the limits put back after it; a Ctrl-C during it still
+        stops it, and is kept in the limits put back.  Whether it was searched whole."""
         limits = state.limits.copy()
         state.limits[:] = np.inf
+        state.limits[0] = until
         state.counters[ABORTED] = 0
         state.counters[HORIZON] = 0
         try:
             search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
         finally:
             np.minimum(limits, state.limits, out=state.limits)
+        return not state.counters[ABORTED]
 
     def _line(self, state: SearchState, first: np.ndarray, passes: int, found: _Iteration, racks):
         """The principal variation from the first move ``first``: each next move the best of a

@@ -43,6 +43,17 @@ class SimSettings:
 DEFAULT = SimSettings()
 
 
+def sim_answer(settings: SimSettings, iterations: int, candidates: list[dict] | None, *, stopped: bool = False,
+               interrupted: bool = False, bag: int | None = None, seconds: float = 0.0,
+               workers: int = 1) -> dict:  # fmt: skip
+    """What ``solve --sim --json`` prints of a simulation (docs/simulation.md); ``candidates``
+    None: not known, Ctrl-C came before they were ranked.  Here, light to import, so that
+    ``solve --sim`` can answer a Ctrl-C that came while the simulation's modules loaded."""
+    return {"sim": {"iterations": iterations, "plies": settings.plies, "seed": settings.seed, "stop": settings.stop,
+                    "stopped": stopped, "interrupted": interrupted, "bag": bag, "seconds": round(seconds, 3),
+                    "workers": workers, "candidates": candidates}}  # fmt: skip
+
+
 def options_given(**values) -> list[str]:
     """The ``--options`` among ``values`` (by setting name) that differ from their defaults (an
     option that is not a setting, such as ``win_model``, defaults to None)."""

@@ -66,7 +66,7 @@ from literaki_cli.montecarlo.rollout import (
     rollout,
     rollout_rules,
 )
-from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings
+from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings, sim_answer
 
 #: Iterations per round: results are merged and the stopping rule is applied between rounds.
 ROUND = 32
@@ -395,19 +395,19 @@ class SimResult:
     stopped: bool = False  # the stopping rule ended it before the iterations asked for
     interrupted: bool = False  # Ctrl-C ended it; the results are those of the finished rounds
     seconds: float = 0.0
-    bag: int = 0
+    bag: int | None = 0  # None: not known (Ctrl-C came before the position was read)
     workers: int = 1  # the processes that ran it
+    ranked: bool = True  # False: Ctrl-C came before the candidates were ranked (none is known)
 
     @property
     def candidate_iterations(self) -> int:
         return sum(c.iterations for c in self.candidates)
 
     def as_dict(self) -> dict:
-        s = self.settings
-        return {"sim": {"iterations": self.iterations, "plies": s.plies, "seed": s.seed, "stop": s.stop,
-                        "stopped": self.stopped, "interrupted": self.interrupted, "bag": self.bag,
-                        "seconds": round(self.seconds, 3), "workers": self.workers,
-                        "candidates": [c.as_dict() for c in self.candidates]}}  # fmt: skip
+        candidates = [c.as_dict() for c in self.candidates] if self.ranked else None
+        return sim_answer(self.settings, self.iterations, candidates, stopped=self.stopped,
+                          interrupted=self.interrupted, bag=self.bag, seconds=self.seconds,
+                          workers=self.workers)  # fmt: skip
 
 
 def ranked(results: list[CandidateResult]) -> list[CandidateResult]:
@@ -455,25 +455,33 @@ def simulate_candidates(
     them) from ``sim``.  ``progress(n)`` is called as every ``n`` iterations finish; ``watch``
     with the results so far (ranked, as the final result would be) after every round, for a
     table that fills in as the iterations come.  Ctrl-C ends the run with the rounds finished
-    so far (``interrupted``)."""
+    so far (``interrupted``); before the first round finished (the kernels loading, the workers
+    starting) with none: the candidates in their static order, not simulated, or, before they
+    were ranked, no candidate at all (``ranked`` False)."""
     settings.check()
     workers = settings.workers or os.cpu_count() or 1
     if candidates is None:
-        candidates = static_candidates(sim, lexicon, equity, settings.candidates)
+        try:
+            candidates = static_candidates(sim, lexicon, equity, settings.candidates)
+        except KeyboardInterrupt:
+            return SimResult(settings, [], 0, interrupted=True, bag=sim.bag_size, workers=workers, ranked=False)
     started = time.perf_counter()
     results = [CandidateResult(c, np.empty((0, PLY_COLS + 2 * settings.plies))) for c in candidates]
     result = SimResult(settings, results, 0, bag=sim.bag_size, workers=workers)
     if not candidates:
         return result
-    simulator = Simulator(sim, lexicon, equity, win_model, settings.plies)
-    boards = [sim.board.with_tiles(c.tiles) if c.kind == PLACE else sim.board for c in candidates]
-    _WORKER.update(simulator=simulator, candidates=candidates, boards=boards, seed=settings.seed)
     z = STOP_LEVELS[settings.stop] if settings.stop else None
     pool = None
     try:
-        if workers > 1:
-            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
-        while result.iterations < settings.iterations:
+        try:
+            simulator = Simulator(sim, lexicon, equity, win_model, settings.plies)
+            boards = [sim.board.with_tiles(c.tiles) if c.kind == PLACE else sim.board for c in candidates]
+            _WORKER.update(simulator=simulator, candidates=candidates, boards=boards, seed=settings.seed)
+            if workers > 1:
+                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+        except KeyboardInterrupt:  # no round has run: every candidate keeps its static place
+            result.interrupted = True
+        while not result.interrupted and result.iterations < settings.iterations:
             active = [i for i, r in enumerate(results) if not r.cut]
             if z is not None and len(active) < 2 and len(candidates) > 1:
                 result.stopped = True
