@@ -82,6 +82,7 @@ def check_endgame_turns(turns) -> list:
     return solved
 
 
+@pytest.mark.slow
 def test_bag_empty_turns_are_solved_and_the_end_rules_hold(flowing_lexicon, equity):
     result, hook = review(game_text(), flowing_lexicon, equity)
     solved = check_endgame_turns(result.turns)

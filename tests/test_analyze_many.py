@@ -44,6 +44,7 @@ def without_seconds(report: dict) -> dict:
     return {**report, "games": [{k: v for k, v in g.items() if k != "seconds"} for g in report["games"]]}
 
 
+@pytest.mark.slow
 def test_the_summary_is_the_sum_of_the_single_reviews(flowing_lexicon, season, capsys):
     code, report, err = many(capsys, flowing_lexicon, season, "--workers", "2")
     assert code == 0, err

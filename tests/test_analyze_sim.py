@@ -25,6 +25,7 @@ def short_game(flowing_lexicon):
     return game_to_gcg(game)
 
 
+@pytest.mark.slow
 def test_each_turn_simulated_with_the_move_played(short_game, flowing_lexicon, tmp_path, capsys):
     path = tmp_path / "g.gcg"
     path.write_text(short_game, encoding="utf-8")

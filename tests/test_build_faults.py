@@ -268,6 +268,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+@pytest.mark.slow
 def test_a_killed_build_leaves_no_temporary_file(capsys, small_list_file, tmp_path, sig):
     out = tmp_path / "k.lexicon"
     proc = subprocess.Popen(

@@ -136,6 +136,7 @@ def test_arguments_that_are_not_utf8_are_named(env_lexicon, capsys, small_lexico
 
 
 @pytest.mark.parametrize("options", [[], ["-e"]])
+@pytest.mark.slow
 def test_a_closed_stdout_ends_quietly_with_141(small_lexicon, tmp_path, options):
     words = tmp_path / "many.txt"
     words.write_text("kot\nala\n" * 50_000, encoding="utf-8")
@@ -275,6 +276,7 @@ def small_lexicon_words(small_lexicon):
     return wordcheck.ExtensionFinder.of(word_set), word_set
 
 
+@pytest.mark.slow
 def test_extensions_memory_does_not_grow_with_the_input(small_lexicon, tmp_path):
     """Past one batch, peak memory no longer grows with the input: 210,000 words take about what
     70,000 do (it grew by about 1 GB per 100,000 words of real lexicon before)."""

@@ -128,6 +128,7 @@ def test_a_pass_in_the_line_is_shown_as_a_pass(lexicon):  # noqa: F811
 
 
 @pytest.mark.sjp
+@pytest.mark.slow
 def test_ctrl_c_prints_the_best_so_far_and_exits_130(capsys, sjp_build, tmp_path):
     """A real SIGINT during a long search: the answer of the last complete iteration, marked
     not exact, then exit 130 (the kernels are loaded by a first run, so the signal meets the

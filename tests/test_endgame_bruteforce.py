@@ -257,6 +257,7 @@ def results(positions, solvers):
 
 
 @pytest.mark.parametrize("name, first, count", CASES, ids=CASE_IDS)
+@pytest.mark.slow
 def test_value_equals_brute_force(results, name, first, count):
     for p, result in results(name, first, count):
         assert result.exact, p.describe()

@@ -117,6 +117,7 @@ endgame_racks = st.tuples(
 @pytest.mark.parametrize("variant", [LITERAKI, SMALL], ids=["literaki-15x15", "custom-7x9"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), racks=endgame_racks)
+@pytest.mark.slow
 def test_pruned_graph_holds_every_endgame_word_and_only_words(random_lexicon, variant, seed, racks):
     lexicon, words = random_lexicon
     generator = MoveGenerator(lexicon, variant)
@@ -154,6 +155,7 @@ def _endgame_line(generator, board, racks, rng, plies):
 @pytest.mark.parametrize("variant", [LITERAKI, SMALL], ids=["literaki-15x15", "custom-7x9"])
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), racks=endgame_racks)
+@pytest.mark.slow
 def test_moves_along_an_endgame_are_those_of_the_whole_lexicon(random_lexicon, variant, seed, racks):
     """The pruned graph is built once, at the endgame's start; every later position of the
     endgame must still get, for either rack, exactly the moves of the whole lexicon."""

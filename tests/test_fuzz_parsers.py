@@ -255,6 +255,7 @@ def test_score_exits_0_1_or_2(capsys, lexicon, move, extra):
 
 @CLI
 @given(st.text(alphabet="KOTY?ŻÓŁW ABC²x", min_size=1, max_size=12))
+@pytest.mark.slow
 def test_solve_and_anagram_racks_exit_0_or_2(capsys, lexicon, rack):
     assert run_cli(capsys, "solve", "--lexicon", str(lexicon), SEEDS[0], "--rack", rack, "--top", "3") in (0, 2)
     assert run_cli(capsys, "anagram", "--lexicon", str(lexicon), "--letters", rack) in (0, 2)

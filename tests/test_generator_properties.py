@@ -196,6 +196,7 @@ fast = settings(max_examples=20, deadline=None, suppress_health_check=[HealthChe
 @pytest.mark.parametrize("variant, rules", BOARDS)
 @fast
 @given(**situations)
+@pytest.mark.slow
 def test_generator_agrees_with_brute_force_on_long_words(long_lexicon, variant, rules, seed, n_moves, scenario, blanks):
     generator = MoveGenerator(long_lexicon, variant)
     board, rack, planted = position(variant, rules, generator, seed, n_moves, scenario, blanks, WORDS)

@@ -141,6 +141,7 @@ def test_self_play_gives_the_recorded_positions(lexicon, batch_input):
     check_rows(batch_input, lines, "the solve --batch input from examples/positions and self-play")
 
 
+@pytest.mark.slow
 def test_solve_batch_gives_the_recorded_moves(lexicon, manifest):
     """``solve --batch positions.jsonl -n 20``: the top 20 moves by equity and by score, the
     exchanges, every field but ``generation_ms``, line for line."""
@@ -172,6 +173,7 @@ SIM_GOLDEN = {s["id"]: s for s in json.loads((GOLDEN / "sim.json").read_text(enc
 
 
 @pytest.mark.parametrize(("position_id", "seed"), make_golden.SIMS, ids=[p for p, _ in make_golden.SIMS])
+@pytest.mark.slow
 def test_solve_sim_gives_the_recorded_table(lexicon, batch_input, position_id, seed):
     """``solve --sim --json`` with a fixed seed, one worker: every number but ``seconds``."""
     recorded = SIM_GOLDEN[position_id]
@@ -183,6 +185,7 @@ def test_solve_sim_gives_the_recorded_table(lexicon, batch_input, position_id, s
 
 @pytest.mark.parametrize("recorded", json.loads((GOLDEN / "literki_sim.json").read_text(encoding="utf-8")),
                          ids=lambda r: r["id"])  # fmt: skip
+@pytest.mark.slow
 def test_solve_sim_on_literki_gives_the_recorded_table(lexicon, recorded):
     """Literki's forced-exchange squares swap racks inside the rollouts (32 times in these runs):
     the same table as the Python rollout gave (the position is rebuilt the same way, too)."""
@@ -209,6 +212,7 @@ def test_self_play_gives_the_recorded_endgames(lexicon):
 
 
 @pytest.mark.parametrize("recorded", ENDGAMES, ids=lambda r: r["id"])
+@pytest.mark.slow
 def test_the_endgame_search_gives_the_recorded_answers(lexicon, recorded):
     """Issue 27: every exact value, the best first moves with their values and the principal
     variation are what the code before it found, solved here with no limit (an exact search
@@ -220,6 +224,7 @@ def test_the_endgame_search_gives_the_recorded_answers(lexicon, recorded):
     check_all([(f"endgame {recorded['id']}", expected, answer)], "solve --endgame")
 
 
+@pytest.mark.slow
 def test_simulate_plays_the_recorded_games(lexicon, tmp_path):
     """``simulate`` of mistrz, trudny and normalny: the turns, games and players tables, cell for
     cell (the levels file of golden/, every level with the whole lexicon)."""

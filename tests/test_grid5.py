@@ -91,6 +91,7 @@ def brute_force(cells, words, rules, max_len=6):
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(LETTERS), min_size=25, max_size=25))
+@pytest.mark.slow
 def test_search_agrees_with_brute_force(grid_lexicon, cells):
     lexicon, words = grid_lexicon
     found = find_words(cells, lexicon.words, RULES)

@@ -105,6 +105,7 @@ def test_a_game_of_three_and_a_game_that_is_over_are_refused(capsys, tmp_path, s
     assert code == 2 and "the game is over: 4 zero-scoring turns in a row" in err
 
 
+@pytest.mark.slow
 def test_peg_json_and_table(capsys, flowing_lexicon):
     code, out, err = solve(capsys, flowing_lexicon, PEG, "--peg", "--json", "--candidates", "4")
     assert code == 0, err
@@ -126,6 +127,7 @@ def test_peg_json_and_table(capsys, flowing_lexicon):
     assert "win %" in out and "pass" in out
 
 
+@pytest.mark.slow
 def test_the_same_answer_on_every_run_without_a_time(capsys, flowing_lexicon):
     """Without --time the endgames have a node budget: the answer is the same every time."""
     answers = [json.loads(solve(capsys, flowing_lexicon, PEG, "--peg", "--json", "--candidates", "3")[1])["peg"]
@@ -135,6 +137,7 @@ def test_the_same_answer_on_every_run_without_a_time(capsys, flowing_lexicon):
     assert answers[0] == answers[1]
 
 
+@pytest.mark.slow
 def test_two_tiles_in_the_bag_sample_the_splits(capsys, flowing_lexicon, tmp_path):
     """With 2 tiles in the bag (a rack of 6 given), --splits N samples N splits, said so."""
     text = PEG.read_text(encoding="utf-8").replace("PMŚGENŹ ", "PMŚGEN ")
@@ -192,6 +195,7 @@ def peg_game(open_lexicon, small_levels, tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_analyze_values_the_pre_endgame_turns_by_the_search(capsys, open_lexicon, peg_game):
     code, out, err = run_cli(capsys, "analyze", str(peg_game), "--peg-time", "2", "--endgame-time", "0", "--json",
                              "--lexicon", str(open_lexicon.path))  # fmt: skip
@@ -212,6 +216,7 @@ def test_analyze_values_the_pre_endgame_turns_by_the_search(capsys, open_lexicon
     assert all(t["method"] != "peg" for t in json.loads(out)["turns"])  # off unless asked
 
 
+@pytest.mark.slow
 def test_the_pre_endgame_turn_of_a_review_is_solve_pegs_answer(capsys, open_lexicon, peg_game):
     """The review's pre-endgame turn is the search of the position ``show GAME --turn N`` gives
     (spread, passes, unseen tiles), with the move played judged first: the same best move, win
@@ -267,6 +272,7 @@ def test_a_bad_peg_time_exits_2(capsys, open_lexicon, peg_game, value):
     assert code == 2 and f"--peg-time {value!r}: seconds from 0 to 3600" in err and out == ""
 
 
+@pytest.mark.slow
 def test_many_games_take_peg_time_too(capsys, open_lexicon, peg_game, tmp_path):
     second = tmp_path / "again.gcg"
     second.write_bytes(peg_game.read_bytes())
@@ -300,6 +306,7 @@ def test_arcymistrz_simulates_solves_pre_endgames_and_endgames(open_lexicon, sma
     assert used["sim"] > 0 and used["peg"] > 0
 
 
+@pytest.mark.slow
 def test_a_game_of_arcymistrz_repeats_whatever_the_workers(open_lexicon, small_levels, tmp_path):
     config = RunConfig(players=["arcymistrz", "mistrz"], games=6, seed=4, lexicon=str(open_lexicon.path),
                        levels=str(small_levels), gcg=True)  # fmt: skip

@@ -168,6 +168,7 @@ def lexicon(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name, first, count, bag", CASES, ids=[f"{c[0]}-bag{c[3]}" for c in CASES])
+@pytest.mark.slow
 def test_every_candidate_equals_the_brute_force(lexicon, name, first, count, bag):
     library_lexicon, words = lexicon
     variant = VARIANTS[name][0]

@@ -362,6 +362,7 @@ def test_ctrl_c_in_a_game_offers_to_save_then_ends(flowing_lexicon, tmp_path):
         assert "Zapisać grę" in s.read_line.prompts[-1]
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_real_terminal(flowing_lexicon, tmp_path):
     pexpect = pytest.importorskip("pexpect")
     import os

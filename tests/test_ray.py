@@ -25,6 +25,8 @@ from tests.loopback_ray import (
     run_in_loopback_cluster,
 )
 
+pytestmark = pytest.mark.slow  # a Ray cluster in a network namespace
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ("turns", "games", "players")
 

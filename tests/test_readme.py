@@ -275,6 +275,7 @@ EXAMPLES = [example for block in BLOCKS for example in block]
 
 
 @pytest.mark.parametrize("examples", BLOCKS, ids=[f"{block[0].page}:line{block[0].line}" for block in BLOCKS])
+@pytest.mark.slow
 def test_examples_run(examples, example_lexicon, tmp_path):
     """Run with the `literaki` command installed beside the test interpreter.  (The wheel in a
     fresh venv is tests/test_wheel.py's: it would compile the engine a second time, for minutes.)"""

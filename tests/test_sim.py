@@ -195,6 +195,7 @@ def test_json_schema_and_bad_options(capsys, bingo_lexicon, tmp_path):
     assert code == 2 and "two-player" in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_terminal_prints_the_results_so_far(flowing_lexicon, tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, LITERAKI_LEXICON=str(flowing_lexicon.path), COLUMNS="200", LINES="50")

@@ -79,6 +79,7 @@ def test_the_interrupt_hint_resumes_a_seeded_gcg_run_with_its_own_settings(game_
         (["--force"], "--force replaces a run; --resume continues one"),
     ],
 )
+@pytest.mark.slow
 def test_resume_refuses_an_option_that_contradicts_the_record(game_lexicon, tmp_path, capsys, option, message):
     out = tmp_path / "run"
     assert main(cli_args(game_lexicon, "--games", "4", "--seed", "7", "--out", str(out))) == 0
@@ -115,6 +116,7 @@ def run_in_background(game_lexicon, out: Path, workers: int) -> subprocess.Popen
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.slow
 def test_two_ctrl_c_keep_every_finished_game(game_lexicon, tmp_path, workers):
     out = tmp_path / "run"
     proc = run_in_background(game_lexicon, out, workers)

@@ -83,6 +83,7 @@ def test_popular_subset(sjp_lexicon):
     assert {"dom", "kot", "woda", "dobry"} <= set(words)
 
 
+@pytest.mark.slow
 def test_cp1250_crlf_dump_gives_the_same_lexicon(sjp_zip, sjp_lexicon, tmp_path, variant):
     from lexicon_build.build import build_lexicon
 

@@ -18,9 +18,11 @@ from tests.conftest import ROOT, run_cli
 EXAMPLES = ROOT / "examples"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (Debian's chromium package; .ci/run "
-                                                          "installs it)")  # fmt: skip
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the dev extra)")
+pytestmark = [
+    pytest.mark.slow,  # a real browser
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (Debian's chromium package; .ci/run installs it)"),
+]
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the test extra)")
 
 
 def free_port() -> int:

@@ -87,6 +87,7 @@ def test_installed_package_comes_only_from_the_wheel(install, workdir):
     assert str(ROOT) not in path and "" not in path[1:]
 
 
+@pytest.mark.slow
 def test_commands_run_from_the_installed_wheel(install, workdir):
     version = _run(install, workdir, "--version")
     assert version.returncode == 0 and version.stdout.strip() == f"literaki {VERSION}"

@@ -87,6 +87,7 @@ def test_simulate_keeps_to_the_limits(long_lexicon, tmp_path, low, high):
 
 
 @pytest.mark.parametrize("low, high", LIMITS)
+@pytest.mark.slow
 def test_solve_lists_only_moves_score_accepts(long_lexicon, tmp_path, capsys, low, high):
     rules = rules_file(tmp_path, low, high)
     position = "/".join(["15"] * 7 + ["5KOTEK5"] + ["15"] * 7) + " AEIOZN?/ 0/0 0"

@@ -387,6 +387,7 @@ def test_words_command_refusals(study, capsys):
 
 
 @pytest.mark.sjp
+@pytest.mark.slow
 def test_searches_on_the_real_dump(sjp_lexicon):
     words = sjp_lexicon.words
     every = words.text().splitlines()
