@@ -16,15 +16,14 @@ from literaki_cli.engine.variant import ACROSS, load_variant
 from literaki_cli.games.game import PLACE, Action
 from literaki_cli.games.play import PlaySession, Texts
 from tests.conftest import Script
+from tests.test_play import session as play_session
 
 V = load_variant()
 
 
 def session(lexicon, *lines, lang="pl", seed=4):
-    out = io.StringIO()
-    s = PlaySession(V, lexicon, "normalny", lang, Console(file=out, width=120, highlight=False), Script(*lines), seed)
-    s.new_game(first=0)
-    return s, out
+    """tests/test_play.py's session, Polish by default and wider (the Polish legend is long)."""
+    return play_session(lexicon, *lines, lang=lang, seed=seed, width=120)
 
 
 def run_cli(monkeypatch, capsys, args, stdin=""):

@@ -14,9 +14,10 @@ from tests.conftest import Script
 V = load_variant()
 
 
-def session(lexicon, *lines, lang="en", seed=4):
+def session(lexicon, *lines, lang="en", seed=4, width=100):
+    """A play session over ``lexicon`` fed ``lines`` as typed, and the text it printed."""
     out = io.StringIO()
-    s = PlaySession(V, lexicon, "normalny", lang, Console(file=out, width=100, highlight=False), Script(*lines), seed)
+    s = PlaySession(V, lexicon, "normalny", lang, Console(file=out, width=width, highlight=False), Script(*lines), seed)
     s.new_game(first=0)
     return s, out
 
