@@ -355,12 +355,13 @@ def test_ctrl_c_in_a_game_offers_to_save_then_ends(flowing_lexicon, tmp_path):
     s, out = session(flowing_lexicon, "pomoc", KeyboardInterrupt, str(tmp_path / "przerwana.gcg"))
     with pytest.raises(KeyboardInterrupt):
         s.run(loaded=True)
-    assert (tmp_path / "przerwana.gcg").exists() and "Zapisać grę" in s.read_line.prompts[-1]
+    assert (tmp_path / "przerwana.gcg").exists() and "Zapisać grę" in out.getvalue()
+    assert s.read_line.prompts[-1].startswith("plik [literaki-")
     for answer in (KeyboardInterrupt, EOFError):  # a second Ctrl-C or EOF at that prompt ends it too
         s, out = session(flowing_lexicon, KeyboardInterrupt, answer)
         with pytest.raises(KeyboardInterrupt):
             s.run(loaded=True)
-        assert "Zapisać grę" in s.read_line.prompts[-1]
+        assert "Zapisać grę" in out.getvalue() and s.read_line.prompts[-1].startswith("plik [")
 
 
 @pytest.mark.slow
@@ -388,7 +389,7 @@ def test_ctrl_c_in_a_real_terminal(flowing_lexicon, tmp_path):
     child = spawn()
     child.expect("> ")
     child.sendintr()
-    child.expect("not to save: ")  # the whole prompt, and a moment for readline to wait for a key: a signal
+    child.expect("gcg\\]: ")  # the whole prompt, and a moment for readline to wait for a key: a signal
     time.sleep(0.3)  # sent while it is still writing the prompt can be lost (Python's readline loop)
     child.sendintr()
     child.expect(pexpect.EOF)

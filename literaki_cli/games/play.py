@@ -580,9 +580,10 @@ class PlaySession:
         a second Ctrl-C or EOF at the prompt ends the program (KeyboardInterrupt)."""
         t = self.texts
         default = f"literaki-{datetime.now():%Y%m%d-%H%M%S}.gcg"
+        self.say("save_offer", default=default)  # a line of its own: a long prompt is cut on a narrow or dumb terminal
         while True:
             try:
-                answer = self.read_line(t("save_offer", default=default)).strip()
+                answer = self.read_line(t("save_prompt", default=default)).strip()
             except EOFError:
                 if interrupted:
                     raise KeyboardInterrupt from None
