@@ -87,15 +87,22 @@ def test_popular_subset(sjp_lexicon):
 def test_cp1250_crlf_dump_gives_the_same_lexicon(sjp_zip, sjp_lexicon, tmp_path, variant):
     from lexicon_build.build import build_lexicon
 
-    text = zipfile.ZipFile(sjp_zip).read("slowa.txt").decode("utf-8")
-    old = tmp_path / "sjp-20140101.zip"
+    """An old dump (cp1250, CRLF, slowa-win.txt) and today's (UTF-8, LF) of the same words give
+    the same file.  Every 8th line of the real dump: every letter and every kind of line is there,
+    and the two builds take 15 s instead of a minute."""
+    lines = zipfile.ZipFile(sjp_zip).read("slowa.txt").decode("utf-8").splitlines()[::8]
+    assert len(lines) > 400_000 and {"ą", "ę", "ł", "ń", "ó", "ś", "ź", "ż"} <= set("".join(lines))
+    today, old = tmp_path / "sjp-20260201.zip", tmp_path / "sjp-20140101.zip"
+    with zipfile.ZipFile(today, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("slowa.txt", "\n".join(lines).encode("utf-8") + b"\n")
     with zipfile.ZipFile(old, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("slowa-win.txt", text.encode("cp1250"))
+        zf.writestr("slowa-win.txt", "\r\n".join(lines).encode("cp1250") + b"\r\n")
     report = build_lexicon(old, tmp_path / "old.lexicon", variant)
     assert report.meta["source"]["encoding"] == "cp1250"
+    expected = Lexicon.open(build_lexicon(today, tmp_path / "today.lexicon", variant).output)
     rebuilt = Lexicon.open(report.output)
-    assert rebuilt.word_count == sjp_lexicon.word_count
-    assert (rebuilt.arcs == sjp_lexicon.arcs).all()
+    assert rebuilt.word_count == expected.word_count > 0.12 * sjp_lexicon.word_count
+    assert (rebuilt.arcs == expected.arcs).all()
 
 
 def test_file_size_and_cli(sjp_build):
