@@ -38,6 +38,7 @@ from literaki_cli.engine.move import Tile
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
 from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR
+from literaki_cli.errors import LiterakiError
 
 #: Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
 #: of the main word: letter code | BLANK_FLAG (a blank) | BOARD_FLAG (already on the board).
@@ -1072,7 +1073,12 @@ def board_views(board: Board, variant: Variant, maps: tuple[np.ndarray, np.ndarr
 
 
 class MoveGenerator:
-    """Generates moves for one lexicon and variant (the compiled kernels are shared)."""
+    """Generates moves for one lexicon and variant.
+
+    :meth:`generate` and :meth:`best` run in the Rust core (``literaki_cli._core``: nothing to
+    compile on first use, the GIL released while they run); the numba kernels above stay as the
+    oracle of the Rust ones (:meth:`generate_numba`, :meth:`best_numba`) and for the kernels that
+    still call them (rollouts, the endgame) until those move to the core too."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False) -> None:
         self.graph = LexiconGraph(
@@ -1082,10 +1088,49 @@ class MoveGenerator:
         self.rules = kernel_rules(variant)
         self.maps = square_maps(variant)
         self._capacity = 4096
-        self._buffer = np.zeros((0, RECORD_WIDTH), dtype=np.int32)  # reused by every generate()
+        self._buffer = np.zeros((0, RECORD_WIDTH), dtype=np.int32)  # reused by every generate_numba()
+        self._core = None
+
+    @property
+    def core(self):
+        """The Rust generator of this lexicon and rules (made on first use)."""
+        if self._core is None:
+            from literaki_cli import _core
+
+            rules, board = self.rules, self.variant.board
+            self._core = _core.Generator(
+                self.graph.arcs, self.graph.gaddag_root, self.graph.dawg_root, board.rows, board.columns,
+                rules.new_value, rules.tile_value, rules.word_mult, rules.end_mult, rules.bingo_tiles,
+                rules.bingo_bonus, rules.min_word, rules.max_word, rules.first_move_min_tiles, *board.start,
+            )  # fmt: skip
+        return self._core
 
     def generate(self, board: Board, rack: str) -> MoveArrays:
         """Every legal placement of tiles from ``rack`` ('?' = blank) on ``board``."""
+        return MoveArrays(core_call(self.core.generate, _letters(board), _blanks(board), rack_counts(rack)))
+
+    def best(self, board: Board, rack: str, leaves, ties_in_order: bool = False) -> np.ndarray | None:
+        """The record of the best move by equity, or None when there is no move.  ``leaves``
+        values every leave of ``rack`` (:class:`literaki_cli.equity.leaves.RackLeaves`: the
+        leaves numbered by ``place``, their ``values`` and ``sizes``); a move's equity is its
+        score + the value of its leave.  Far quicker than :meth:`generate` for one move: whole
+        stretches of the board are skipped once their bound falls below the best found.  Among
+        equal equities the move found first (in the order of the anchors' bounds) is kept; with
+        ``ties_in_order``, the first of them in :meth:`generate`'s order (what a player taking
+        the first best of every move plays)."""
+        return self.best_counted(board, rack, leaves, ties_in_order)[0]
+
+    def best_counted(self, board: Board, rack: str, leaves, ties_in_order: bool = False):
+        """:meth:`best`, with the GADDAG states entered and arcs examined (0, 0 unless the core
+        was built with its ``counters`` feature)."""
+        values = np.ascontiguousarray(leaves.values, dtype=np.float64)
+        sizes = np.ascontiguousarray(leaves.sizes, dtype=np.int64)
+        place = np.ascontiguousarray(leaves.place, dtype=np.int64)
+        return core_call(self.core.best, _letters(board), _blanks(board), rack_counts(rack), place, values, sizes,
+                         len(rack), ties_in_order)  # fmt: skip
+
+    def generate_numba(self, board: Board, rack: str) -> MoveArrays:
+        """:meth:`generate` by the numba kernels (the oracle of the Rust core)."""
         counts = rack_counts(rack)
         views = board_views(board, self.variant, self.maps)
         while True:
@@ -1102,16 +1147,8 @@ class MoveGenerator:
                 return MoveArrays(records)
             self._capacity = max(n, 2 * self._capacity)
 
-
-    def best(self, board: Board, rack: str, leaves, ties_in_order: bool = False) -> np.ndarray | None:
-        """The record of the best move by equity, or None when there is no move.  ``leaves``
-        values every leave of ``rack`` (:class:`literaki_cli.equity.leaves.RackLeaves`: the
-        leaves numbered by ``place``, their ``values`` and ``sizes``); a move's equity is its
-        score + the value of its leave.  Far quicker than :meth:`generate` for one move: whole
-        stretches of the board are skipped once their bound falls below the best found.  Among
-        equal equities the move found first (in the order of the anchors' bounds) is kept; with
-        ``ties_in_order``, the first of them in :meth:`generate`'s order (what a player taking
-        the first best of every move plays)."""
+    def best_numba(self, board: Board, rack: str, leaves, ties_in_order: bool = False) -> np.ndarray | None:
+        """:meth:`best` by the numba kernels (the oracle of the Rust core)."""
         counts = rack_counts(rack)
         across, down = board_views(board, self.variant, self.maps)
         values = np.ascontiguousarray(leaves.values, dtype=np.float64)
@@ -1119,6 +1156,24 @@ class MoveGenerator:
         bound = leave_bounds(len(rack), values, np.asarray(leaves.sizes, dtype=np.int64))
         _best_move(self.graph, self.rules, across, down, counts, sink, bound, ties_in_order)
         return sink.records[0].copy() if sink.count[0] else None
+
+
+def _letters(board: Board) -> np.ndarray:
+    return np.ascontiguousarray(board.letters, dtype=np.uint8)
+
+
+def _blanks(board: Board) -> np.ndarray:
+    return np.ascontiguousarray(board.blanks, dtype=np.bool_)
+
+
+def core_call(method, *args):
+    """A call into the Rust core; its one-line error becomes the project's (never a traceback)."""
+    from literaki_cli import _core
+
+    try:
+        return method(*args)
+    except _core.CoreError as exc:
+        raise LiterakiError(str(exc)) from None
 
 
 def warm_up(generator: MoveGenerator) -> float:

@@ -1,0 +1,100 @@
+//! The word graph: the lexicon file's flat array of 32-bit arcs (see
+//! `literaki_cli/engine/wordgraph.py` for the layout, modelled on wolges' KWG).
+//!
+//! A node is a list of sibling arcs stored contiguously and sorted by letter; index 0 is a dummy
+//! arc, so that 0 can mean "no list".  The file's arc indices are checked when it is opened (in
+//! Python); here every read is bounds-checked all the same, so that a bad index is a caught
+//! panic, never undefined behaviour.
+
+pub const INDEX_MASK: u32 = (1 << 24) - 1;
+pub const END_BIT: u32 = 1 << 24;
+pub const ACCEPTS_BIT: u32 = 1 << 25;
+pub const LETTER_SHIFT: u32 = 26;
+/// The GADDAG separator's letter code.
+pub const SEPARATOR: u32 = 0;
+
+/// The arcs of a lexicon, borrowed from the array Python holds.
+#[derive(Clone, Copy)]
+pub struct Kwg<'a> {
+    pub arcs: &'a [u32],
+}
+
+impl<'a> Kwg<'a> {
+    #[inline(always)]
+    pub fn arc(&self, p: usize) -> u32 {
+        self.arcs[p]
+    }
+
+    /// The letter an arc carries.
+    #[inline(always)]
+    pub fn letter(arc: u32) -> u32 {
+        arc >> LETTER_SHIFT
+    }
+
+    /// The sibling list an arc leads to (0: none).
+    #[inline(always)]
+    pub fn target(arc: u32) -> usize {
+        (arc & INDEX_MASK) as usize
+    }
+
+    #[inline(always)]
+    pub fn accepts(arc: u32) -> bool {
+        arc & ACCEPTS_BIT != 0
+    }
+
+    #[inline(always)]
+    pub fn is_last(arc: u32) -> bool {
+        arc & END_BIT != 0
+    }
+
+    /// The position of the arc for `letter` in the sibling list at `list`, if there is one.
+    #[inline]
+    pub fn find(&self, list: usize, letter: u32) -> Option<usize> {
+        if list == 0 {
+            return None;
+        }
+        let mut p = list;
+        loop {
+            let arc = self.arc(p);
+            let arc_letter = Self::letter(arc);
+            if arc_letter == letter {
+                return Some(p);
+            }
+            if arc_letter > letter || Self::is_last(arc) {
+                return None;
+            }
+            p += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
+        (letter << LETTER_SHIFT)
+            | target
+            | if accepts { ACCEPTS_BIT } else { 0 }
+            | if last { END_BIT } else { 0 }
+    }
+
+    #[test]
+    fn find_walks_one_sorted_sibling_list() {
+        // 0: dummy; 1..3: the list [a, c, e]; 4: the list [b]
+        let arcs = [
+            0,
+            arc(1, 4, false, false),
+            arc(3, 0, true, false),
+            arc(5, 0, true, true),
+            arc(2, 0, true, true),
+        ];
+        let kwg = Kwg { arcs: &arcs };
+        assert_eq!(kwg.find(1, 3), Some(2));
+        assert_eq!(kwg.find(1, 5), Some(3));
+        assert_eq!(kwg.find(1, 2), None); // passed by c: the list is sorted
+        assert_eq!(kwg.find(1, 6), None); // the list ends
+        assert_eq!(kwg.find(0, 1), None); // no list
+        assert_eq!(kwg.find(Kwg::target(arcs[1]), 2), Some(4));
+    }
+}

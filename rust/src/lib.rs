@@ -1,0 +1,290 @@
+//! literaki's engine core, as the Python extension module `literaki_cli._core`.
+//!
+//! This file is only the glue: it takes numpy arrays and numbers from Python, hands them to the
+//! modules that do the work as plain slices, and gives numpy arrays back.  Every search runs with
+//! the GIL released, and every panic is caught here and becomes a `CoreError` with one line.
+
+pub mod board;
+pub mod kwg;
+pub mod movegen;
+pub mod rules;
+pub mod shadow;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use numpy::ndarray::Array2;
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyReadonlyArray3, PyUntypedArrayMethods,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+use crate::board::View;
+use crate::kwg::Kwg;
+use crate::movegen::{Leaves, Rack, Record, RACK_SLOTS, RECORD_WIDTH};
+use crate::rules::{Rules, CODE_SPACE};
+use crate::shadow::{BestMoveQuery, Outcome};
+
+create_exception!(
+    _core,
+    CoreError,
+    PyException,
+    "An input the engine core cannot use, or a fault inside it (one line)."
+);
+
+/// Runs `work`, turning a panic into a `CoreError` that names what was being done.
+fn guarded<T>(what: &str, work: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(work)).map_err(|payload| {
+        let detail = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown fault".to_string());
+        CoreError::new_err(format!(
+            "internal error in the engine core ({what}): {detail}"
+        ))
+    })
+}
+
+fn slice<'a, T: numpy::Element>(
+    array: &'a PyReadonlyArray1<'_, T>,
+    name: &str,
+) -> PyResult<&'a [T]> {
+    array
+        .as_slice()
+        .map_err(|_| CoreError::new_err(format!("{name}: not a contiguous array")))
+}
+
+/// The move generator of one lexicon and one variant's rules (`MoveGenerator` in
+/// `literaki_cli/engine/movegen.py` holds one).
+#[pyclass(frozen, module = "literaki_cli._core")]
+struct Generator {
+    arcs: Py<PyArray1<u32>>,
+    gaddag_root: usize,
+    dawg_root: usize,
+    rules: Rules,
+}
+
+impl Generator {
+    /// The board's letters and blanks as row-major slices (checked against the rules' board).
+    fn board(
+        &self,
+        letters: &PyReadonlyArray2<'_, u8>,
+        blanks: &PyReadonlyArray2<'_, bool>,
+    ) -> PyResult<(Vec<u8>, Vec<bool>)> {
+        let shape = [self.rules.rows, self.rules.cols];
+        if letters.shape() != shape || blanks.shape() != shape {
+            return Err(CoreError::new_err(format!(
+                "a board of {:?} for rules of a {}x{} board",
+                letters.shape(),
+                shape[0],
+                shape[1]
+            )));
+        }
+        let letters = letters.as_array().iter().copied().collect::<Vec<u8>>();
+        if let Some(bad) = letters.iter().find(|&&l| l as usize >= CODE_SPACE) {
+            return Err(CoreError::new_err(format!(
+                "letter code {bad} on the board"
+            )));
+        }
+        Ok((letters, blanks.as_array().iter().copied().collect()))
+    }
+
+    fn rack(rack: &PyReadonlyArray1<'_, i64>) -> PyResult<Rack> {
+        let counts = slice(rack, "rack")?;
+        if counts.len() != RACK_SLOTS || counts.iter().any(|&n| !(0..=MAX_RACK).contains(&n)) {
+            return Err(CoreError::new_err(format!(
+                "a rack must be {RACK_SLOTS} counts of 0..{MAX_RACK}"
+            )));
+        }
+        let mut out = [0i64; RACK_SLOTS];
+        out.copy_from_slice(counts);
+        Ok(out)
+    }
+}
+
+/// The best move's record (None: no move), the GADDAG states entered and the arcs examined.
+type BestAnswer<'py> = (Option<Bound<'py, PyArray1<i32>>>, u64, u64);
+
+/// More tiles than any rack holds (a move lays at most a word's length of them).
+const MAX_RACK: i64 = movegen::MAX_WORD as i64;
+
+fn records_array<'py>(py: Python<'py>, records: &[Record]) -> Bound<'py, PyArray2<i32>> {
+    let flat: Vec<i32> = records.iter().flat_map(|r| r.iter().copied()).collect();
+    Array2::from_shape_vec((records.len(), RECORD_WIDTH), flat)
+        .expect("records are RECORD_WIDTH wide")
+        .into_pyarray(py)
+}
+
+#[pymethods]
+impl Generator {
+    #[new]
+    #[pyo3(signature = (arcs, gaddag_root, dawg_root, rows, cols, new_value, tile_value, word_mult, end_mult,
+                        bingo_tiles, bingo_bonus, min_word, max_word, first_move_min_tiles, start_row, start_col))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        arcs: Bound<'_, PyArray1<u32>>,
+        gaddag_root: usize,
+        dawg_root: usize,
+        rows: usize,
+        cols: usize,
+        new_value: PyReadonlyArray2<'_, i64>,
+        tile_value: PyReadonlyArray1<'_, i64>,
+        word_mult: PyReadonlyArray1<'_, i64>,
+        end_mult: PyReadonlyArray3<'_, i64>,
+        bingo_tiles: i64,
+        bingo_bonus: i64,
+        min_word: i64,
+        max_word: i64,
+        first_move_min_tiles: i64,
+        start_row: usize,
+        start_col: usize,
+    ) -> PyResult<Self> {
+        let rules = Rules {
+            rows,
+            cols,
+            new_value: new_value.as_array().iter().copied().collect(),
+            tile_value: slice(&tile_value, "tile_value")?.to_vec(),
+            word_mult: slice(&word_mult, "word_mult")?.to_vec(),
+            end_mult: end_mult.as_array().iter().copied().collect(),
+            bingo_tiles,
+            bingo_bonus,
+            min_word,
+            max_word,
+            first_move_min_tiles,
+            start: (start_row, start_col),
+        };
+        rules.check().map_err(CoreError::new_err)?;
+        let len = arcs.len();
+        if !arcs.is_contiguous() || len == 0 || gaddag_root >= len || dawg_root >= len {
+            return Err(CoreError::new_err(
+                "the arcs must be one contiguous array holding both roots",
+            ));
+        }
+        Ok(Generator {
+            arcs: arcs.unbind(),
+            gaddag_root,
+            dawg_root,
+            rules,
+        })
+    }
+
+    /// Every legal move of `rack` (64 counts, slot 0 the blanks) on the board, as move records
+    /// (one row each, RECORD_WIDTH columns), in the order of the former numba kernels.
+    fn generate<'py>(
+        &self,
+        py: Python<'py>,
+        letters: PyReadonlyArray2<'py, u8>,
+        blanks: PyReadonlyArray2<'py, bool>,
+        rack: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let (letters, blanks) = self.board(&letters, &blanks)?;
+        let mut rack = Self::rack(&rack)?;
+        let arcs = self.arcs.bind(py).readonly();
+        let kwg = Kwg {
+            arcs: arcs.as_slice()?,
+        };
+        let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
+        let records = py.detach(|| {
+            guarded("move generation", || {
+                let views = View::pair(rules, &letters, &blanks);
+                let views = [views.0, views.1];
+                movegen::generate(kwg, gaddag, dawg, rules, &views, &mut rack).records
+            })
+        })?;
+        Ok(records_array(py, &records))
+    }
+
+    /// The record of the best move by equity (None: no move).  `place`, `values`, `sizes`: the
+    /// rack's leaves (`RackLeaves`); `rack_tiles`: the tiles on the rack.  With `ties_in_order`,
+    /// equal equities go to the first in generate's order, else to the anchor of the best bound.
+    /// Returns (record or None, GADDAG states entered, arcs examined; both 0 without counters).
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (letters, blanks, rack, place, values, sizes, rack_tiles, ties_in_order=false))]
+    fn best<'py>(
+        &self,
+        py: Python<'py>,
+        letters: PyReadonlyArray2<'py, u8>,
+        blanks: PyReadonlyArray2<'py, bool>,
+        rack: PyReadonlyArray1<'py, i64>,
+        place: PyReadonlyArray1<'py, i64>,
+        values: PyReadonlyArray1<'py, f64>,
+        sizes: PyReadonlyArray1<'py, i64>,
+        rack_tiles: i64,
+        ties_in_order: bool,
+    ) -> PyResult<BestAnswer<'py>> {
+        let (letters, blanks) = self.board(&letters, &blanks)?;
+        let mut rack = Self::rack(&rack)?;
+        let place_counts = slice(&place, "place")?;
+        let values = slice(&values, "values")?;
+        let sizes = slice(&sizes, "sizes")?;
+        if place_counts.len() != RACK_SLOTS
+            || place_counts
+                .iter()
+                .zip(rack.iter())
+                .any(|(&p, &n)| p < 0 || (n > 0 && p < 1))
+            || values.is_empty()
+            || sizes.len() != values.len()
+            || sizes.iter().any(|&s| s < 0 || s > rack_tiles)
+            || !(0..=MAX_RACK).contains(&rack_tiles)
+            || rack.iter().sum::<i64>() != rack_tiles
+        {
+            return Err(CoreError::new_err("leave values that do not fit the rack"));
+        }
+        let mut place_array = [0i64; RACK_SLOTS];
+        place_array.copy_from_slice(place_counts);
+        let arcs = self.arcs.bind(py).readonly();
+        let kwg = Kwg {
+            arcs: arcs.as_slice()?,
+        };
+        let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
+        let outcome: Outcome = py.detach(|| {
+            guarded("best move", || {
+                let views = View::pair(rules, &letters, &blanks);
+                let views = [views.0, views.1];
+                let query = BestMoveQuery {
+                    kwg,
+                    gaddag_root: gaddag,
+                    dawg_root: dawg,
+                    rules,
+                    views: &views,
+                };
+                let bound = shadow::leave_bounds(rack_tiles, values, sizes);
+                shadow::best_move(
+                    &query,
+                    &mut rack,
+                    Leaves {
+                        place: place_array,
+                        values,
+                    },
+                    bound,
+                    ties_in_order,
+                )
+            })
+        })?;
+        let record = outcome.record.map(|r| r.to_vec().into_pyarray(py));
+        Ok((record, outcome.states, outcome.arcs))
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
+    // default hook (this library's own copy of std, so other Rust libraries keep theirs).
+    std::panic::set_hook(Box::new(|_| {}));
+    m.add("CoreError", m.py().get_type::<CoreError>())?;
+    m.add("RECORD_WIDTH", RECORD_WIDTH)?;
+    m.add(
+        "BUILD",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
+    m.add("COUNTERS", cfg!(feature = "counters"))?;
+    m.add_class::<Generator>()?;
+    Ok(())
+}

@@ -1,0 +1,459 @@
+//! The GADDAG walk (Gordon 1994): every legal move of a rack on a board, or the best one by
+//! equity.  A port of the numba kernels of `literaki_cli/engine/movegen.py`, move for move and in
+//! the same order, so that every answer (tie order included) stays what it was.
+//!
+//! From each anchor the walk reads the GADDAG leftwards, placing rack tiles or passing over board
+//! tiles, then crosses the separator and reads rightwards.  A play is generated only from its
+//! leftmost anchor, and a single tile that forms words both ways only in the across view, so
+//! every move appears once.  Scores are summed as the move is built.
+
+use crate::board::{CrossChecks, View, ALL_LETTERS};
+use crate::kwg::{Kwg, SEPARATOR};
+use crate::rules::{Rules, END, START};
+
+/// Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
+/// of the main word: letter code | BLANK_FLAG | BOARD_FLAG.
+pub const SCORE: usize = 0;
+pub const ROW: usize = 1;
+pub const COL: usize = 2;
+pub const DIR: usize = 3;
+pub const LENGTH: usize = 4;
+pub const TILES: usize = 5;
+pub const CELLS: usize = 6;
+pub const MAX_WORD: usize = 32;
+pub const RECORD_WIDTH: usize = CELLS + MAX_WORD;
+pub const BLANK_FLAG: i32 = 64;
+pub const BOARD_FLAG: i32 = 128;
+pub const CODE_MASK: i32 = 63;
+/// The rack-count slot of blanks (letter codes start at 1).
+pub const BLANK_SLOT: usize = 0;
+pub const RACK_SLOTS: usize = 64;
+
+pub type Record = [i32; RECORD_WIDTH];
+pub type Rack = [i64; RACK_SLOTS];
+
+#[inline(always)]
+pub fn bit(letter: u32) -> u32 {
+    1u32.checked_shl(letter.wrapping_sub(1)).unwrap_or(0)
+}
+
+/// The letters a rack tile can stand for, as a cross-check mask (a blank: every letter).
+pub fn rack_letters(rack: &Rack) -> u32 {
+    if rack[BLANK_SLOT] > 0 {
+        return ALL_LETTERS;
+    }
+    (1..=32u32)
+        .filter(|&l| rack[l as usize] > 0)
+        .fold(0, |m, l| m | bit(l))
+}
+
+/// Leave values for a best-only search: a move's equity is its score plus the value of its leave,
+/// numbered among the rack's sub-multisets (the whole rack's number minus `place` of every tile
+/// laid; see `literaki_cli.equity.leaves.rack_places`).
+pub struct Leaves<'a> {
+    pub place: [i64; RACK_SLOTS],
+    pub values: &'a [f64],
+}
+
+/// Where moves go: every move in order, or only the best by equity (first found among equals,
+/// by anchor rank; see `best_move`).
+pub struct Sink<'a> {
+    pub records: Vec<Record>,
+    pub count: usize,
+    pub leaves: Option<Leaves<'a>>,
+    pub best_equity: f64,
+    pub best_rank: f64,
+    pub anchor_rank: f64,
+    #[cfg(feature = "counters")]
+    pub states: u64,
+    #[cfg(feature = "counters")]
+    pub arcs: u64,
+}
+
+impl<'a> Sink<'a> {
+    pub fn every() -> Sink<'static> {
+        Sink::new(None)
+    }
+
+    pub fn best(leaves: Leaves<'a>) -> Sink<'a> {
+        Sink::new(Some(leaves))
+    }
+
+    /// GADDAG states entered so far (0 without the `counters` feature).
+    pub fn states(&self) -> u64 {
+        #[cfg(feature = "counters")]
+        return self.states;
+        #[cfg(not(feature = "counters"))]
+        0
+    }
+
+    /// Arcs examined so far (0 without the `counters` feature).
+    pub fn arcs(&self) -> u64 {
+        #[cfg(feature = "counters")]
+        return self.arcs;
+        #[cfg(not(feature = "counters"))]
+        0
+    }
+
+    fn new(leaves: Option<Leaves<'a>>) -> Sink<'a> {
+        Sink {
+            records: Vec::new(),
+            count: 0,
+            leaves,
+            best_equity: f64::NEG_INFINITY,
+            best_rank: f64::INFINITY,
+            anchor_rank: 0.0,
+            #[cfg(feature = "counters")]
+            states: 0,
+            #[cfg(feature = "counters")]
+            arcs: 0,
+        }
+    }
+}
+
+/// One anchor's walk: the board view, its cross-checks and the rack, with the walk's state.
+pub struct Walk<'w, 's, 'a> {
+    pub kwg: Kwg<'w>,
+    pub gaddag_root: usize,
+    pub rules: &'w Rules,
+    pub view: &'w View,
+    pub cross: &'w CrossChecks,
+    pub sink: &'s mut Sink<'a>,
+    pub rack: &'s mut Rack,
+    pub cells: [i32; 2 * MAX_WORD + 64],
+    r: usize,
+    anchor: usize,
+    last_anchor: i64,
+    blank_bound: f64,
+    cut_blanks: bool,
+    leave: i64,
+    on_rack: u32,
+}
+
+impl<'w, 's, 'a> Walk<'w, 's, 'a> {
+    pub fn new(
+        kwg: Kwg<'w>,
+        gaddag_root: usize,
+        rules: &'w Rules,
+        view: &'w View,
+        cross: &'w CrossChecks,
+        sink: &'s mut Sink<'a>,
+        rack: &'s mut Rack,
+    ) -> Self {
+        Walk {
+            kwg,
+            gaddag_root,
+            rules,
+            view,
+            cross,
+            sink,
+            rack,
+            cells: [0; 2 * MAX_WORD + 64],
+            r: 0,
+            anchor: 0,
+            last_anchor: -1,
+            blank_bound: f64::INFINITY,
+            cut_blanks: false,
+            leave: 0,
+            on_rack: 0,
+        }
+    }
+
+    /// Every play through the anchor (r, anchor) whose left part stays right of `last_anchor`
+    /// (the anchor before it in the row).  `blank_bound` bounds the equity of every move from
+    /// here that lays a blank (+inf: no bound): in best-only mode, once the best found beats it
+    /// (or ties it from an anchor of a lower rank), the walk stops trying blanks.
+    pub fn search_anchor(&mut self, r: usize, anchor: usize, last_anchor: i64, blank_bound: f64) {
+        self.r = r;
+        self.anchor = anchor;
+        self.last_anchor = last_anchor;
+        self.blank_bound = blank_bound;
+        self.cut_blanks = self.sink.leaves.is_some() && blank_bound < f64::INFINITY;
+        self.leave = self
+            .sink
+            .leaves
+            .as_ref()
+            .map_or(-1, |l| l.values.len() as i64 - 1);
+        self.on_rack = (1..=32u32)
+            .filter(|&l| self.rack[l as usize] > 0)
+            .fold(0, |m, l| m | bit(l));
+        self.walk(
+            anchor,
+            self.gaddag_root,
+            anchor,
+            Partial {
+                tiles: 0,
+                sum: 0,
+                mult: 1,
+                cross: 0,
+            },
+        );
+    }
+
+    #[inline]
+    fn blank_refused(&self) -> bool {
+        let s = &*self.sink;
+        self.cut_blanks
+            && s.count > 0
+            && (self.blank_bound < s.best_equity
+                || (self.blank_bound == s.best_equity && s.anchor_rank > s.best_rank))
+    }
+
+    /// The square `col` read with the GADDAG list `list`; `left`: the leftmost column of the
+    /// word so far (read on the right side of the anchor).
+    fn walk(&mut self, col: usize, list: usize, left: usize, so_far: Partial) {
+        #[cfg(feature = "counters")]
+        {
+            self.sink.states += 1;
+        }
+        let r = self.r;
+        let on_board = self.view.at(r, col) as u32;
+        if on_board != 0 {
+            if list > 0 {
+                if let Some(cand) = self.kwg.find(list, on_board) {
+                    self.step(col, cand, Way::Board, left, so_far);
+                }
+            }
+            return;
+        }
+        let i = r * self.view.cols + col;
+        let allowed = if self.rack[BLANK_SLOT] > 0 {
+            self.cross.mask[i]
+        } else {
+            self.cross.mask[i] & self.on_rack
+        };
+        let mut p = list;
+        while p > 0 {
+            let arc = self.kwg.arc(p);
+            #[cfg(feature = "counters")]
+            {
+                self.sink.arcs += 1;
+            }
+            let letter = Kwg::letter(arc);
+            if letter != SEPARATOR {
+                let fits = allowed.checked_shr(letter - 1).unwrap_or(0);
+                if fits == 0 {
+                    break; // the arcs run in letter order: no later one can stand here
+                }
+                if fits & 1 != 0 {
+                    if self.rack[letter as usize] > 0 {
+                        self.step(col, p, Way::Tile, left, so_far);
+                    }
+                    if self.rack[BLANK_SLOT] > 0 && !self.blank_refused() {
+                        self.step(col, p, Way::Blank, left, so_far);
+                    }
+                }
+            }
+            if Kwg::is_last(arc) {
+                break;
+            }
+            p += 1;
+        }
+    }
+
+    /// Lay (or pass over) the letter of arc `cand` on `col`, record the word if it ends here, and
+    /// go on leftwards, across the separator, or rightwards.
+    fn step(&mut self, col: usize, cand: usize, way: Way, left: usize, so_far: Partial) {
+        let (r, anchor) = (self.r, self.anchor);
+        let view = self.view;
+        let rules = self.rules;
+        let cols = view.cols;
+        let arc = self.kwg.arc(cand);
+        let letter = Kwg::letter(arc) as usize;
+        let mut n = so_far;
+        let mut taken = None;
+        let i = r * cols + col;
+        match way {
+            Way::Board => {
+                let blank = view.blanks[i];
+                if !blank {
+                    n.sum += rules.tile_value[letter];
+                }
+                self.cells[col] = letter as i32 | BOARD_FLAG | if blank { BLANK_FLAG } else { 0 };
+            }
+            Way::Tile | Way::Blank => {
+                let sq = view.sqmap[i];
+                let value = if way == Way::Tile {
+                    rules.new_value(sq, letter)
+                } else {
+                    0
+                };
+                self.cells[col] = letter as i32 | if way == Way::Blank { BLANK_FLAG } else { 0 };
+                n.sum += value;
+                n.mult *= rules.word_mult[sq];
+                if self.cross.base[i] >= 0 {
+                    n.cross += (self.cross.base[i] + value) * self.cross.mult[i];
+                }
+                n.tiles += 1;
+                let code = if way == Way::Tile { letter } else { BLANK_SLOT };
+                self.take(code);
+                taken = Some(code);
+            }
+        }
+        let accepts = Kwg::accepts(arc);
+        let next = Kwg::target(arc);
+        let single_both_ways =
+            view.transposed && n.tiles == 1 && self.cross.base[r * cols + anchor] >= 0;
+        let max_word = rules.max_word as usize;
+        if col <= anchor {
+            let left_free = col == 0 || view.at(r, col - 1) == 0;
+            let right_free = anchor == cols - 1 || view.at(r, anchor + 1) == 0;
+            if accepts && left_free && right_free && n.tiles > 0 && !single_both_ways {
+                self.record(col, anchor, n);
+            }
+            if next != 0 {
+                // leftwards first, then across the separator (the order of the numba kernel's stack)
+                if col > 0
+                    && (view.at(r, col - 1) != 0 || col as i64 - 1 > self.last_anchor)
+                    && anchor - col + 1 < max_word
+                {
+                    self.walk(col - 1, next, col - 1, n);
+                }
+                if left_free && anchor + 1 < cols && anchor + 1 - col < max_word {
+                    if let Some(sep) = self.kwg.find(next, SEPARATOR) {
+                        let target = Kwg::target(self.kwg.arc(sep));
+                        if sep > 0 && target != 0 {
+                            self.walk(anchor + 1, target, col, n);
+                        }
+                    }
+                }
+            }
+        } else {
+            let right_free = col == cols - 1 || view.at(r, col + 1) == 0;
+            if accepts && right_free && n.tiles > 0 && !single_both_ways {
+                self.record(left, col, n);
+            }
+            if next != 0 && col + 1 < cols && col + 1 - left < max_word {
+                self.walk(col + 1, next, left, n);
+            }
+        }
+        if let Some(code) = taken {
+            self.give_back(code);
+        }
+    }
+
+    #[inline(always)]
+    fn take(&mut self, code: usize) {
+        self.rack[code] -= 1;
+        if let Some(l) = &self.sink.leaves {
+            self.leave -= l.place[code];
+        }
+        if code != BLANK_SLOT && self.rack[code] == 0 {
+            self.on_rack &= !bit(code as u32);
+        }
+    }
+
+    #[inline(always)]
+    fn give_back(&mut self, code: usize) {
+        if code != BLANK_SLOT && self.rack[code] == 0 {
+            self.on_rack |= bit(code as u32);
+        }
+        self.rack[code] += 1;
+        if let Some(l) = &self.sink.leaves {
+            self.leave += l.place[code];
+        }
+    }
+
+    /// Write one move (the main word spans `left..=right` of view row r) if the rules allow it.
+    fn record(&mut self, left: usize, right: usize, n: Partial) {
+        let rules = self.rules;
+        let view = self.view;
+        let r = self.r;
+        let length = (right - left + 1) as i64;
+        if length < rules.min_word || length > rules.max_word {
+            return;
+        }
+        if view.start.is_some() && n.tiles < rules.first_move_min_tiles {
+            return;
+        }
+        let mut mult = n.mult;
+        if self.cells[left] & BOARD_FLAG == 0 {
+            mult *= rules.end_mult(view.main_dir, START, view.square(r, left));
+        }
+        if self.cells[right] & BOARD_FLAG == 0 {
+            mult *= rules.end_mult(view.main_dir, END, view.square(r, right));
+        }
+        let mut score = n.sum * mult + n.cross;
+        if n.tiles == rules.bingo_tiles {
+            score += rules.bingo_bonus;
+        }
+        let sink = &mut *self.sink;
+        if let Some(leaves) = &sink.leaves {
+            // best only: keep this move if its equity beats the best so far
+            let equity = score as f64 + leaves.values[self.leave as usize];
+            if sink.count > 0
+                && (equity < sink.best_equity
+                    || (equity == sink.best_equity && sink.anchor_rank >= sink.best_rank))
+            {
+                return;
+            }
+            sink.best_equity = equity;
+            sink.best_rank = sink.anchor_rank;
+            sink.count = 0;
+            sink.records.clear();
+        }
+        let mut rec: Record = [0; RECORD_WIDTH];
+        rec[SCORE] = score as i32;
+        if view.transposed {
+            rec[ROW] = left as i32;
+            rec[COL] = r as i32;
+        } else {
+            rec[ROW] = r as i32;
+            rec[COL] = left as i32;
+        }
+        rec[DIR] = view.main_dir as i32;
+        rec[LENGTH] = length as i32;
+        rec[TILES] = n.tiles as i32;
+        rec[CELLS..CELLS + (right - left + 1)].copy_from_slice(&self.cells[left..=right]);
+        sink.records.push(rec);
+        sink.count += 1;
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Way {
+    Board,
+    Tile,
+    Blank,
+}
+
+/// The score of a word so far: tiles laid, the main word's sum and multiplier, the cross words.
+#[derive(Clone, Copy)]
+struct Partial {
+    tiles: i64,
+    sum: i64,
+    mult: i64,
+    cross: i64,
+}
+
+/// Every move of the rack on the board, in the order of the numba kernels (across view first,
+/// rows top to bottom, anchors left to right).
+pub fn generate(
+    kwg: Kwg,
+    gaddag_root: usize,
+    dawg_root: usize,
+    rules: &Rules,
+    views: &[View; 2],
+    rack: &mut Rack,
+) -> Sink<'static> {
+    let mut sink = Sink::every();
+    let fits = rack_letters(rack);
+    for view in views {
+        let wanted = vec![true; view.rows];
+        let cross = CrossChecks::of_rows(&kwg, dawg_root, rules, view, &wanted, fits);
+        let mut walk = Walk::new(kwg, gaddag_root, rules, view, &cross, &mut sink, rack);
+        for r in 0..view.rows {
+            let mut last_anchor = -1i64;
+            for c in 0..view.cols {
+                if !view.is_anchor(r, c) {
+                    continue;
+                }
+                if cross.mask[r * view.cols + c] & fits != 0 {
+                    walk.search_anchor(r, c, last_anchor, f64::INFINITY);
+                }
+                last_anchor = c as i64;
+            }
+        }
+    }
+    sink
+}

@@ -1,0 +1,77 @@
+//! The rules bundle: every rule the move generator applies, as numbers and flat tables compiled
+//! from a variant in Python (`kernel_rules` in `literaki_cli/engine/movegen.py`).
+
+/// Letter codes (and rack slots) run 0..64: a code fits six bits.
+pub const CODE_SPACE: usize = 64;
+pub const START: usize = 0;
+pub const END: usize = 1;
+
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub rows: usize,
+    pub cols: usize,
+    /// A new tile's value on each square: `[square * CODE_SPACE + code]`.
+    pub new_value: Vec<i64>,
+    /// A tile's plain value (tiles already on the board).
+    pub tile_value: Vec<i64>,
+    /// The word multiplier of a new tile's square.
+    pub word_mult: Vec<i64>,
+    /// Directional multipliers: `[(direction * 2 + end) * squares + square]`.
+    pub end_mult: Vec<i64>,
+    pub bingo_tiles: i64,
+    pub bingo_bonus: i64,
+    /// The shortest and longest word a move may form.
+    pub min_word: i64,
+    pub max_word: i64,
+    pub first_move_min_tiles: i64,
+    /// The start square (row, column) that the first move must cover.
+    pub start: (usize, usize),
+}
+
+impl Rules {
+    #[inline(always)]
+    pub fn squares(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    #[inline(always)]
+    pub fn new_value(&self, square: usize, code: usize) -> i64 {
+        self.new_value[square * CODE_SPACE + code]
+    }
+
+    #[inline(always)]
+    pub fn end_mult(&self, direction: usize, end: usize, square: usize) -> i64 {
+        self.end_mult[(direction * 2 + end) * self.squares() + square]
+    }
+
+    /// Checks that the tables have the sizes the board asks for (a one-line error otherwise).
+    pub fn check(&self) -> Result<(), String> {
+        let squares = self.squares();
+        let sizes = [
+            ("new_value", self.new_value.len(), squares * CODE_SPACE),
+            ("tile_value", self.tile_value.len(), CODE_SPACE),
+            ("word_mult", self.word_mult.len(), squares),
+            ("end_mult", self.end_mult.len(), 4 * squares),
+        ];
+        for (name, got, wanted) in sizes {
+            if got != wanted {
+                return Err(format!(
+                    "rules table {name} has {got} entries, the board needs {wanted}"
+                ));
+            }
+        }
+        if self.start.0 >= self.rows || self.start.1 >= self.cols {
+            return Err(format!(
+                "start square {:?} is off a {}x{} board",
+                self.start, self.rows, self.cols
+            ));
+        }
+        if self.max_word > crate::movegen::MAX_WORD as i64 || self.min_word < 1 {
+            return Err(format!(
+                "word lengths {}..{} out of range",
+                self.min_word, self.max_word
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,400 @@
+//! The best move by equity: anchors ranked by upper bounds of the equity of every move from them
+//! ("shadow" bounds, as wolges and MAGPIE prune top-move searches), searched best bound first,
+//! stopping when no anchor left can beat the best found.  A port of `_best_move` and its helpers
+//! in `literaki_cli/engine/movegen.py`, with the same tie order.
+
+use crate::board::{CrossChecks, View, ALL_LETTERS};
+use crate::kwg::Kwg;
+use crate::movegen::{bit, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
+use crate::rules::{Rules, END, START};
+
+const NEG_INF: f64 = f64::NEG_INFINITY;
+
+/// An anchor with its bounds (see `anchor_bound`).
+#[derive(Clone, Copy, Debug)]
+pub struct Anchor {
+    pub view: usize,
+    pub row: usize,
+    pub col: usize,
+    /// The anchor before it in its row (-1: none).
+    pub last: i64,
+    /// Square by square: the anchor's rank for ties.
+    pub bound: f64,
+    /// The tighter bound: the search's order and cut.
+    pub tight: f64,
+    /// The bound of its moves that lay a blank.
+    pub blank: f64,
+}
+
+/// For each number of tiles laid from a rack of `tiles`, the best value of the leaves left
+/// (-inf: impossible); `sizes`: the tiles in each leave of `values`.
+pub fn leave_bounds(tiles: i64, values: &[f64], sizes: &[i64]) -> [f64; MAX_WORD + 1] {
+    let mut out = [NEG_INF; MAX_WORD + 1];
+    for (value, size) in values.iter().zip(sizes) {
+        let laid = (tiles - size) as usize;
+        if *value > out[laid] {
+            out[laid] = *value;
+        }
+    }
+    out
+}
+
+/// For each number of tiles laid: the best leave that keeps fewer blanks than the rack holds (the
+/// leave of a move that lays a blank); -inf for none, and everywhere without a blank.
+fn blank_leave_bounds(rack: &Rack, tiles_on_rack: i64, leaves: &Leaves) -> [f64; MAX_WORD + 1] {
+    let mut out = [NEG_INF; MAX_WORD + 1];
+    if rack[BLANK_SLOT] == 0 || leaves.values.is_empty() {
+        return out;
+    }
+    for (index, value) in leaves.values.iter().enumerate() {
+        let index = index as i64;
+        let mut size = 0;
+        for (count, place) in rack.iter().zip(leaves.place.iter()) {
+            if *count > 0 {
+                size += (index / place) % (count + 1);
+            }
+        }
+        if (index / leaves.place[BLANK_SLOT]) % (rack[BLANK_SLOT] + 1) < rack[BLANK_SLOT] {
+            let laid = (tiles_on_rack - size) as usize;
+            if *value > out[laid] {
+                out[laid] = *value;
+            }
+        }
+    }
+    out
+}
+
+/// For k = 0 .. the rack's tiles: the most k of its tiles can be worth as new tiles, each on its
+/// best square of the board (the k largest; a blank is worth 0).
+fn tile_cap(rules: &Rules, rack: &Rack) -> [i64; MAX_WORD + 1] {
+    let mut best = Vec::new();
+    for (letter, &count) in rack.iter().enumerate().skip(1) {
+        if count > 0 {
+            let top = (0..rules.squares())
+                .map(|sq| rules.new_value(sq, letter))
+                .fold(0, i64::max);
+            best.extend(std::iter::repeat_n(top, count as usize));
+        }
+    }
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    let mut cap = [0i64; MAX_WORD + 1];
+    for k in 1..=MAX_WORD {
+        cap[k] = cap[k - 1] + best.get(k - 1).copied().unwrap_or(0);
+    }
+    cap
+}
+
+/// The most a new tile from the rack can score on view square (r, c) in the main word (-1: no
+/// rack tile may stand there), and the most its cross word can score.
+fn square_best(
+    rules: &Rules,
+    view: &View,
+    cross: &CrossChecks,
+    rack: &Rack,
+    present: &[usize],
+    r: usize,
+    c: usize,
+) -> (i64, i64) {
+    let i = r * view.cols + c;
+    let sq = view.sqmap[i];
+    let allowed = cross.mask[i];
+    let mut best = -1i64;
+    if rack[BLANK_SLOT] > 0 && allowed != 0 {
+        best = 0;
+    }
+    for &letter in present {
+        if allowed & bit(letter as u32) != 0 {
+            best = best.max(rules.new_value(sq, letter));
+        }
+    }
+    let mut cross_best = 0;
+    if best >= 0 && cross.base[i] >= 0 {
+        cross_best = (cross.base[i] + best) * cross.mult[i];
+    }
+    (best, cross_best)
+}
+
+/// What every anchor bound of a rack shares.
+struct RackBounds {
+    tiles_on_rack: i64,
+    tile_cap: [i64; MAX_WORD + 1],
+    leave_bound: [f64; MAX_WORD + 1],
+    blank_leave_bound: [f64; MAX_WORD + 1],
+}
+
+/// Upper bounds of the equity of every move `Walk::search_anchor` finds from this anchor: over
+/// every span the main word could cover, the board tiles' values plus the best value each new
+/// square can take, times the span's multipliers, plus each new square's best cross word, the
+/// bingo bonus, and the best leave after laying that many tiles.  Returns (the square-by-square
+/// bound, the tighter bound with each rack tile counted once, the bound of moves laying a blank).
+#[allow(clippy::too_many_arguments)]
+fn anchor_bound(
+    rules: &Rules,
+    view: &View,
+    sq_best: &[i64],
+    cross_best: &[i64],
+    rb: &RackBounds,
+    r: usize,
+    anchor: usize,
+    last_anchor: i64,
+) -> (f64, f64, f64) {
+    let cols = view.cols;
+    let mut lowest = anchor; // the leftmost square the search may reach
+    while lowest > 0 && (view.at(r, lowest - 1) != 0 || lowest as i64 - 1 > last_anchor) {
+        lowest -= 1;
+    }
+    let (mut bound, mut tight, mut with_blank) = (NEG_INF, NEG_INF, NEG_INF);
+    for left in (lowest..=anchor).rev() {
+        if left > 0 && view.at(r, left - 1) != 0 {
+            continue; // the word would not start here
+        }
+        let (mut board_sum, mut new_sum, mut mult, mut cross_sum) = (0i64, 0i64, 1i64, 0i64);
+        let mut new = 0i64;
+        let mut ok = true;
+        for k in left..anchor {
+            let i = r * cols + k;
+            if view.letters[i] != 0 {
+                if !view.blanks[i] {
+                    board_sum += rules.tile_value[view.letters[i] as usize];
+                }
+            } else {
+                if sq_best[i] < 0 {
+                    ok = false;
+                    break;
+                }
+                new += 1;
+                new_sum += sq_best[i];
+                mult *= rules.word_mult[view.sqmap[i]];
+                cross_sum += cross_best[i];
+            }
+        }
+        if !ok || new > rb.tiles_on_rack {
+            continue;
+        }
+        for right in anchor..cols {
+            let i = r * cols + right;
+            if view.letters[i] != 0 {
+                if !view.blanks[i] {
+                    board_sum += rules.tile_value[view.letters[i] as usize];
+                }
+            } else {
+                if sq_best[i] < 0 || new == rb.tiles_on_rack {
+                    break;
+                }
+                new += 1;
+                new_sum += sq_best[i];
+                mult *= rules.word_mult[view.sqmap[i]];
+                cross_sum += cross_best[i];
+            }
+            if right + 1 < cols && view.at(r, right + 1) != 0 {
+                continue; // the word would not end here
+            }
+            let length = (right - left + 1) as i64;
+            if length > rules.max_word {
+                break;
+            }
+            if length < rules.min_word || new == 0 {
+                continue;
+            }
+            let mut m = mult;
+            if view.at(r, left) == 0 {
+                m *= rules.end_mult(view.main_dir, START, view.square(r, left));
+            }
+            if view.at(r, right) == 0 {
+                m *= rules.end_mult(view.main_dir, END, view.square(r, right));
+            }
+            let mut score = (board_sum + new_sum) * m + cross_sum;
+            if new == rules.bingo_tiles {
+                score += rules.bingo_bonus;
+            }
+            let k = new as usize;
+            let mut value = score as f64 + rb.leave_bound[k];
+            if value > bound {
+                bound = value;
+            }
+            if rb.tile_cap[k] < new_sum {
+                value = (score - (new_sum - rb.tile_cap[k]) * m) as f64 + rb.leave_bound[k];
+            }
+            if value > tight {
+                tight = value;
+            }
+            if rb.blank_leave_bound[k] > NEG_INF {
+                let value = (score - (new_sum - new_sum.min(rb.tile_cap[k - 1])) * m) as f64
+                    + rb.blank_leave_bound[k];
+                if value > with_blank {
+                    with_blank = value;
+                }
+            }
+        }
+    }
+    (bound, tight, with_blank)
+}
+
+/// Every anchor of the `wanted[view][row]` rows from which a move is possible, with its bounds,
+/// in the order `generate` visits them.
+fn list_anchors(
+    rules: &Rules,
+    views: &[View; 2],
+    crosses: &[CrossChecks; 2],
+    rack: &Rack,
+    leaves: &Leaves,
+    leave_bound: [f64; MAX_WORD + 1],
+    wanted: &[Vec<bool>; 2],
+) -> Vec<Anchor> {
+    let tiles_on_rack: i64 = rack.iter().sum();
+    let rb = RackBounds {
+        tiles_on_rack,
+        tile_cap: tile_cap(rules, rack),
+        leave_bound,
+        blank_leave_bound: blank_leave_bounds(rack, tiles_on_rack, leaves),
+    };
+    let present: Vec<usize> = (1..=32).filter(|&l| rack[l] > 0).collect();
+    let mut anchors = Vec::new();
+    for v in 0..2 {
+        let (view, cross) = (&views[v], &crosses[v]);
+        let (vr, vc) = (view.rows, view.cols);
+        let mut sq_best = vec![-1i64; vr * vc];
+        let mut cross_best = vec![0i64; vr * vc];
+        for r in 0..vr {
+            if wanted[v][r] {
+                for c in 0..vc {
+                    if view.at(r, c) == 0 {
+                        let (b, x) = square_best(rules, view, cross, rack, &present, r, c);
+                        sq_best[r * vc + c] = b;
+                        cross_best[r * vc + c] = x;
+                    }
+                }
+            }
+        }
+        for (r, _) in wanted[v].iter().enumerate().take(vr).filter(|(_, &w)| w) {
+            let mut last_anchor = -1i64;
+            for c in 0..vc {
+                if !view.is_anchor(r, c) {
+                    continue;
+                }
+                let (bound, tight, blank) =
+                    anchor_bound(rules, view, &sq_best, &cross_best, &rb, r, c, last_anchor);
+                if bound > NEG_INF {
+                    anchors.push(Anchor {
+                        view: v,
+                        row: r,
+                        col: c,
+                        last: last_anchor,
+                        bound,
+                        tight,
+                        blank,
+                    });
+                }
+                last_anchor = c as i64;
+            }
+        }
+    }
+    anchors
+}
+
+/// Indices of `keys` in descending order, equal keys in index order (numpy's stable argsort of
+/// the negated keys).
+fn descending(keys: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| {
+        (-keys[a])
+            .partial_cmp(&(-keys[b]))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    order
+}
+
+/// The inputs of one best-move search.
+pub struct BestMoveQuery<'a> {
+    pub kwg: Kwg<'a>,
+    pub gaddag_root: usize,
+    pub dawg_root: usize,
+    pub rules: &'a Rules,
+    pub views: &'a [View; 2],
+}
+
+/// What a search found, and (with the `counters` feature) the effort it took.
+pub struct Outcome {
+    pub record: Option<Record>,
+    pub states: u64,
+    pub arcs: u64,
+}
+
+/// The best move by equity over both views (None: no move).  Among moves of equal equity the
+/// answer is the one first found when anchors are taken in the order of their square-by-square
+/// bounds (ties by view, row, column) and each anchor's walk in its own order; with
+/// `ties_in_order`, in generate's order instead.  The tighter bounds reorder and cut the search
+/// without changing a tie: a move equal to the best replaces it only from an anchor of a lower rank.
+pub fn best_move(
+    q: &BestMoveQuery,
+    rack: &mut Rack,
+    leaves: Leaves,
+    leave_bound: [f64; MAX_WORD + 1],
+    ties_in_order: bool,
+) -> Outcome {
+    let crosses = [
+        CrossChecks::of_rows(
+            &q.kwg,
+            q.dawg_root,
+            q.rules,
+            &q.views[0],
+            &vec![true; q.views[0].rows],
+            ALL_LETTERS,
+        ),
+        CrossChecks::of_rows(
+            &q.kwg,
+            q.dawg_root,
+            q.rules,
+            &q.views[1],
+            &vec![true; q.views[1].rows],
+            ALL_LETTERS,
+        ),
+    ];
+    let wanted = [vec![true; q.views[0].rows], vec![true; q.views[1].rows]];
+    let anchors = list_anchors(
+        q.rules,
+        q.views,
+        &crosses,
+        rack,
+        &leaves,
+        leave_bound,
+        &wanted,
+    );
+    let n = anchors.len();
+    let mut rank: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    if !ties_in_order {
+        let bounds: Vec<f64> = anchors.iter().map(|a| a.bound).collect();
+        for (position, &i) in descending(&bounds).iter().enumerate() {
+            rank[i] = position as f64;
+        }
+    }
+    let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
+    let mut sink = Sink::best(leaves);
+    for i in descending(&tight) {
+        if sink.count > 0 {
+            if tight[i] < sink.best_equity {
+                break; // every anchor left is bounded by this one's bound: none can do better
+            }
+            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
+                continue; // at best a tie, which the best's anchor wins
+            }
+        }
+        sink.anchor_rank = rank[i];
+        let a = anchors[i];
+        let mut walk = Walk::new(
+            q.kwg,
+            q.gaddag_root,
+            q.rules,
+            &q.views[a.view],
+            &crosses[a.view],
+            &mut sink,
+            rack,
+        );
+        walk.search_anchor(a.row, a.col, a.last, a.blank);
+    }
+    Outcome {
+        record: sink.records.first().copied(),
+        states: sink.states(),
+        arcs: sink.arcs(),
+    }
+}

@@ -1,0 +1,95 @@
+"""The Rust core (literaki_cli._core) against the numba kernels it replaces: the same moves in the
+same order, the same best move in both tie orders, on random boards of three variants and on the
+real SJP positions; and its faults are one-line errors."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from literaki_cli import _core
+from literaki_cli.engine.board import Board
+from literaki_cli.engine.movegen import MoveGenerator
+from literaki_cli.equity.equity import Equity
+from literaki_cli.equity.leaves import open_leaves
+from literaki_cli.errors import LiterakiError
+from tests.conftest import ROOT
+from tests.test_movegen import BOARDS, LETTERS, LITERAKI, play_random_moves, small_lexicon  # noqa: F401
+
+racks = st.text(alphabet=LETTERS + "?", min_size=1, max_size=7).filter(lambda r: r.count("?") <= 2)
+
+
+def assert_same(generator: MoveGenerator, equity: Equity, board: Board, rack: str, bag: int) -> None:
+    expected = generator.generate_numba(board, rack).records
+    got = generator.generate(board, rack).records
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert (got == expected).all(), "the same moves, in the same order"
+    leaves = equity.for_rack(rack, bag)
+    for ties_in_order in (False, True):
+        old = generator.best_numba(board, rack, leaves, ties_in_order)
+        new = generator.best(board, rack, leaves, ties_in_order)
+        assert (old is None) == (new is None)
+        if old is not None:
+            assert (old == new).all(), f"best move, ties_in_order={ties_in_order}"
+
+
+def test_the_core_is_a_release_build():
+    assert _core.BUILD == "release", "tests and benchmarks must not measure a debug build"
+
+
+@pytest.mark.parametrize("variant, rules", BOARDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 100_000), n_moves=st.integers(0, 8), rack=racks, bag=st.integers(0, 80))
+def test_the_core_equals_the_numba_kernels(small_lexicon, variant, rules, seed, n_moves, rack, bag):  # noqa: F811
+    lexicon, _ = small_lexicon
+    generator = MoveGenerator(lexicon, variant)
+    board = Board.for_variant(variant)
+    play_random_moves(generator, board, random.Random(seed), n_moves)
+    assert_same(generator, Equity(open_leaves(), variant), board, rack, bag)
+
+
+@pytest.mark.sjp
+def test_the_core_equals_the_numba_kernels_on_the_sjp_positions(sjp_lexicon):
+    from literaki_cli.io.positionio import read_cgp
+
+    rows = [json.loads(line) for line in (ROOT / "tests/data/golden/positions.jsonl").read_text("utf-8").splitlines()]
+    positions = {row["position"] for row in rows}
+    assert len(positions) > 200
+    generator = MoveGenerator(sjp_lexicon, LITERAKI)
+    equity = Equity(open_leaves(), LITERAKI)
+    for text in sorted(positions):
+        position = read_cgp(text, None, "golden")
+        assert_same(generator, equity, position.board, position.rack, 50)
+
+
+def test_a_board_of_the_wrong_size_is_a_one_line_error(small_lexicon):  # noqa: F811
+    generator = MoveGenerator(small_lexicon[0], LITERAKI)
+    board = Board(np.zeros((7, 9), dtype=np.uint8), np.zeros((7, 9), dtype=bool))
+    with pytest.raises(LiterakiError, match=r"a board of \[7, 9\] for rules of a 15x15 board"):
+        generator.generate(board, "kot")
+
+
+def test_a_corrupt_arc_inside_the_core_is_a_one_line_error(small_lexicon):  # noqa: F811
+    """An arc pointing past the array (which the file check refuses before) is a caught panic:
+    the project's one-line error, nothing on stderr, never a crash."""
+    lexicon = small_lexicon[0]
+    generator = MoveGenerator(lexicon, LITERAKI)
+    arcs = lexicon.arcs.copy()
+    arcs[generator.graph.gaddag_root] = (arcs[generator.graph.gaddag_root] & ~np.uint32(0xFFFFFF)) | np.uint32(0xFFFFFE)
+    broken = MoveGenerator(lexicon, LITERAKI)
+    broken.graph = broken.graph._replace(arcs=arcs)
+    board = Board.for_variant(LITERAKI)
+    fault = r"^internal error in the engine core \(move generation\): index out of bounds"
+    with pytest.raises(LiterakiError, match=fault):
+        broken.generate(board, "akotżąe")
+    assert generator.generate(board, "kot").records.shape[0] > 0  # the process goes on
+
+
+def test_a_rack_the_core_cannot_hold_is_refused(small_lexicon):  # noqa: F811
+    generator = MoveGenerator(small_lexicon[0], LITERAKI)
+    board = Board.for_variant(LITERAKI)
+    with pytest.raises(LiterakiError, match="a rack must be 64 counts"):
+        generator.generate(board, "k" * 40)
