@@ -65,6 +65,28 @@ def test_the_core_equals_the_numba_kernels_on_the_sjp_positions(sjp_lexicon):
         assert_same(generator, equity, position.board, position.rack, 50)
 
 
+leave_racks = st.text(alphabet="aąeiozżkrtsnłć?", min_size=0, max_size=7).filter(lambda r: r.count("?") <= 2)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rack=leave_racks, weight=st.sampled_from([0.0, 1.0, 0.75, 1.3]), kept_factor=st.sampled_from([0.0, 0.5, 1.25]))
+def test_the_cores_leave_values_equal_the_numba_kernels(small_lexicon, rack, weight, kept_factor):  # noqa: F811
+    from literaki_cli.engine.movegen import CELLS, LENGTH, leave_number
+    from literaki_cli.equity.leaves import rack_leaves, rack_leaves_numba
+
+    table = open_leaves()
+    tile_value = LITERAKI.tables.tile_value.astype(np.int64)
+    new = rack_leaves(rack, table, tile_value, weight, kept_factor)
+    old = rack_leaves_numba(rack, table, tile_value, weight, kept_factor)
+    assert (new.place == old.place).all() and (new.sizes == old.sizes).all()
+    assert new.values.tobytes() == old.values.tobytes(), "bit for bit"
+    # A move's leave value: the table entry of its leave's number (the numba kernel's number).
+    records = MoveGenerator(small_lexicon[0], LITERAKI).generate(Board.for_variant(LITERAKI), rack).records
+    whole = new.values.shape[0] - 1
+    expected = [new.values[leave_number(r, CELLS, CELLS + r[LENGTH], new.place, whole)] for r in records]
+    assert new.of_moves(records).tolist() == expected
+
+
 def test_a_board_of_the_wrong_size_is_a_one_line_error(small_lexicon):  # noqa: F811
     generator = MoveGenerator(small_lexicon[0], LITERAKI)
     board = Board(np.zeros((7, 9), dtype=np.uint8), np.zeros((7, 9), dtype=bool))

@@ -37,7 +37,7 @@ from numba import njit
 
 from literaki_cli.datafiles import chosen_file
 from literaki_cli.engine import alphabet
-from literaki_cli.engine.movegen import BLANK_SLOT, CELLS, LENGTH, leave_number, rack_counts
+from literaki_cli.engine.movegen import BLANK_SLOT, core_call, rack_counts
 from literaki_cli.engine.position import BLANK
 from literaki_cli.errors import InputError
 from literaki_cli.inputs import dumps_json, loads_json, read_input_bytes, shown
@@ -233,15 +233,6 @@ def subset_values(rack, arrays, tile_value, weight, kept_factor):
     return place, values, sizes
 
 
-@njit(cache=True)
-def _move_leaves(records, place, values, out):
-    """Per move record, the value of its leave: the rack's number minus the place value of
-    every tile the move lays (a blank counts in slot 0)."""
-    whole = values.shape[0] - 1
-    for m in range(records.shape[0]):
-        out[m] = values[leave_number(records[m], CELLS, CELLS + records[m, LENGTH], place, whole)]
-
-
 # --------------------------------------------------------------------------- the table
 
 
@@ -260,6 +251,16 @@ class LeaveTable:
     @cached_property
     def arrays(self) -> LeaveArrays:
         return LeaveArrays(self.keys, self.values, self.coef, self.colour_of, self.vowel)
+
+    @cached_property
+    def core(self):
+        """The table in the Rust core (``_core.LeaveModel``), which values a rack's leaves."""
+        from literaki_cli import _core
+
+        layout = (N_SLOTS, MAX_LEAVE, MAX_COLOURS, F_TILE, F_EXTRA, F_BLANK_PAIR, F_BALANCE, F_COLOUR_PAIRS)
+        arrays = [np.ascontiguousarray(a, dtype=t) for a, t in ((self.keys, np.int64), (self.values, np.float64),
+                  (self.coef, np.float64), (self.colour_of, np.int64), (self.vowel, np.int64))]  # fmt: skip
+        return core_call(_core.LeaveModel, layout, *arrays)
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
@@ -549,10 +550,11 @@ class RackLeaves:
 
     def of_moves(self, records: np.ndarray) -> np.ndarray:
         """The leave value of every move record (compiled, one pass)."""
-        out = np.empty(records.shape[0], dtype=np.float64)
-        if records.shape[0]:
-            _move_leaves(records, self.place, self.values, out)
-        return out
+        from literaki_cli import _core
+
+        if not records.shape[0]:
+            return np.empty(0, dtype=np.float64)
+        return core_call(_core.move_leaves, np.ascontiguousarray(records, dtype=np.int32), self.place, self.values)
 
     def counts(self, index: np.ndarray | int) -> np.ndarray:
         """Tile counts of sub-multisets by number (one row each)."""
@@ -565,6 +567,15 @@ class RackLeaves:
 def rack_leaves(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float = 1.0,
                 kept_factor: float = 0.0) -> RackLeaves:  # fmt: skip
     """Every leave of ``rack`` valued: ``weight`` x its value - ``kept_factor`` x its tile points."""
+    counts = rack_counts(rack)
+    tile_value = np.ascontiguousarray(tile_value, dtype=np.int64)
+    return RackLeaves(counts, *core_call(table.core.subset_values, counts, tile_value, float(weight),
+                                         float(kept_factor)))  # fmt: skip
+
+
+def rack_leaves_numba(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float = 1.0,
+                      kept_factor: float = 0.0) -> RackLeaves:  # fmt: skip
+    """:func:`rack_leaves` by the numba kernel (the oracle of the Rust core)."""
     counts = rack_counts(rack)
     return RackLeaves(counts, *subset_values(counts, table.arrays, tile_value, float(weight), float(kept_factor)))
 

@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod kwg;
+pub mod leaves;
 pub mod movegen;
 pub mod rules;
 pub mod shadow;
@@ -269,6 +270,162 @@ impl Generator {
     }
 }
 
+/// A leave file's arrays and the model's layout (`LeaveTable.core` in
+/// `literaki_cli/equity/leaves.py` holds one).
+#[pyclass(frozen, module = "literaki_cli._core")]
+struct LeaveModel {
+    layout: leaves::Layout,
+    keys: Py<PyArray1<i64>>,
+    values: Py<PyArray1<f64>>,
+    coef: Py<PyArray1<f64>>,
+    colour_of: Py<PyArray1<i64>>,
+    vowel: Py<PyArray1<i64>>,
+}
+
+/// The rack's place values, every sub-multiset's value and size (numpy arrays).
+type SubsetValues<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+#[pymethods]
+impl LeaveModel {
+    /// `layout`: (n_slots, max_leave, max_colours, f_tile, f_extra, f_blank_pair, f_balance,
+    /// f_colour_pairs) as `literaki_cli/equity/leaves.py` defines the model.
+    #[new]
+    fn new(
+        layout: (usize, i64, usize, usize, usize, usize, usize, usize),
+        keys: Bound<'_, PyArray1<i64>>,
+        values: Bound<'_, PyArray1<f64>>,
+        coef: Bound<'_, PyArray1<f64>>,
+        colour_of: Bound<'_, PyArray1<i64>>,
+        vowel: Bound<'_, PyArray1<i64>>,
+    ) -> PyResult<Self> {
+        let (
+            n_slots,
+            max_leave,
+            max_colours,
+            f_tile,
+            f_extra,
+            f_blank_pair,
+            f_balance,
+            f_colour_pairs,
+        ) = layout;
+        let layout = leaves::Layout {
+            n_slots,
+            max_leave,
+            max_colours,
+            f_tile,
+            f_extra,
+            f_blank_pair,
+            f_balance,
+            f_colour_pairs,
+        };
+        let features = f_colour_pairs + max_colours;
+        let ok = keys.len() == values.len()
+            && coef.len() == features
+            && colour_of.len() == n_slots
+            && vowel.len() == n_slots
+            && n_slots <= RACK_SLOTS
+            && max_colours <= 64
+            && [
+                keys.is_contiguous(),
+                values.is_contiguous(),
+                coef.is_contiguous(),
+                colour_of.is_contiguous(),
+                vowel.is_contiguous(),
+            ]
+            .iter()
+            .all(|&c| c)
+            && colour_of
+                .readonly()
+                .as_slice()?
+                .iter()
+                .all(|&c| c < max_colours as i64);
+        if !ok {
+            return Err(CoreError::new_err(
+                "leave arrays that do not fit the model's layout",
+            ));
+        }
+        Ok(LeaveModel {
+            layout,
+            keys: keys.unbind(),
+            values: values.unbind(),
+            coef: coef.unbind(),
+            colour_of: colour_of.unbind(),
+            vowel: vowel.unbind(),
+        })
+    }
+
+    /// Every sub-multiset of `rack` (64 counts) valued: `weight` x its value - `kept_factor` x
+    /// the points of its tiles (`tile_value` by letter code).  Returns (place, values, sizes).
+    fn subset_values<'py>(
+        &self,
+        py: Python<'py>,
+        rack: PyReadonlyArray1<'py, i64>,
+        tile_value: PyReadonlyArray1<'py, i64>,
+        weight: f64,
+        kept_factor: f64,
+    ) -> PyResult<SubsetValues<'py>> {
+        let rack = Generator::rack(&rack)?;
+        let tile_value = slice(&tile_value, "tile_value")?;
+        if tile_value.len() < self.layout.n_slots {
+            return Err(CoreError::new_err("tile_value shorter than the tile slots"));
+        }
+        let (keys, values, coef) = (
+            self.keys.bind(py).readonly(),
+            self.values.bind(py).readonly(),
+            self.coef.bind(py).readonly(),
+        );
+        let (colour_of, vowel) = (
+            self.colour_of.bind(py).readonly(),
+            self.vowel.bind(py).readonly(),
+        );
+        let model = leaves::Model {
+            layout: self.layout,
+            keys: keys.as_slice()?,
+            values: values.as_slice()?,
+            coef: coef.as_slice()?,
+            colour_of: colour_of.as_slice()?,
+            vowel: vowel.as_slice()?,
+        };
+        let (place, values, sizes) = guarded("leave values", || {
+            model.subset_values(&rack, tile_value, weight, kept_factor)
+        })?;
+        Ok((
+            place.to_vec().into_pyarray(py),
+            values.into_pyarray(py),
+            sizes.into_pyarray(py),
+        ))
+    }
+}
+
+/// The leave value of every move record: `values[number of its leave]` (see `RackLeaves`).
+#[pyfunction]
+fn move_leaves<'py>(
+    py: Python<'py>,
+    records: PyReadonlyArray2<'py, i32>,
+    place: PyReadonlyArray1<'py, i64>,
+    values: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    if records.shape()[1] != RECORD_WIDTH || place.len() != RACK_SLOTS || values.is_empty() {
+        return Err(CoreError::new_err(
+            "move records or leave values of the wrong shape",
+        ));
+    }
+    let records = records
+        .as_slice()
+        .map_err(|_| CoreError::new_err("move records: not a contiguous array"))?;
+    let mut place_array = [0i64; RACK_SLOTS];
+    place_array.copy_from_slice(slice(&place, "place")?);
+    let values = slice(&values, "values")?;
+    let out = guarded("leave values", || {
+        leaves::move_leaves(records, &place_array, values)
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
@@ -286,5 +443,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("COUNTERS", cfg!(feature = "counters"))?;
     m.add_class::<Generator>()?;
+    m.add_class::<LeaveModel>()?;
+    m.add_function(wrap_pyfunction!(move_leaves, m)?)?;
     Ok(())
 }

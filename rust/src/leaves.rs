@@ -1,0 +1,163 @@
+//! Leave values: every sub-multiset of a rack valued once per turn, and a move's leave read by
+//! its number.  A port of the numba kernels of `literaki_cli/equity/leaves.py` (`subset_values`,
+//! `leave_terms`, `model_value`, `value_of_key`, `_move_leaves`), number for number.
+//!
+//! A leave's value is the learned one when the leave file has it, the parametric model's
+//! otherwise: a sum of whole-number features times the model's coefficients.
+
+use crate::movegen::{
+    Rack, BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, RACK_SLOTS, RECORD_WIDTH,
+};
+
+/// Where each feature group starts in the model's coefficient vector, and its sizes (given by
+/// Python, which defines the model).
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub n_slots: usize,
+    pub max_leave: i64,
+    pub max_colours: usize,
+    pub f_tile: usize,
+    pub f_extra: usize,
+    pub f_blank_pair: usize,
+    pub f_balance: usize,
+    pub f_colour_pairs: usize,
+}
+
+/// A leave file's arrays (borrowed from Python) with the model's layout.
+pub struct Model<'a> {
+    pub layout: Layout,
+    /// Learned leaves' keys (ascending) and values.
+    pub keys: &'a [i64],
+    pub values: &'a [f64],
+    pub coef: &'a [f64],
+    /// A letter's colour index (-1: none), and 1 for a vowel.
+    pub colour_of: &'a [i64],
+    pub vowel: &'a [i64],
+}
+
+impl Model<'_> {
+    /// The model's value of a leave given by its tile counts (the one definition of its features).
+    pub fn model_value(&self, counts: &[i64]) -> f64 {
+        let l = &self.layout;
+        let mut colour_tiles = [0i64; 64];
+        let mut total = 0.0f64;
+        let (mut vowels, mut consonants) = (0i64, 0i64);
+        let mut term = |feature: usize, value: i64| total += value as f64 * self.coef[feature];
+        for (slot, &c) in counts.iter().enumerate().take(l.n_slots) {
+            if c <= 0 {
+                continue;
+            }
+            term(l.f_tile + slot, c);
+            if slot == BLANK_SLOT {
+                if c >= 2 {
+                    term(l.f_blank_pair, 1);
+                }
+                continue;
+            }
+            if c > 1 {
+                term(l.f_extra + slot - 1, c - 1);
+            }
+            if self.vowel[slot] != 0 {
+                vowels += c;
+            } else {
+                consonants += c;
+            }
+            if self.colour_of[slot] >= 0 {
+                colour_tiles[self.colour_of[slot] as usize] += c;
+            }
+        }
+        if vowels + consonants <= l.max_leave {
+            let balance = (l.max_leave + 1) * vowels - vowels * (vowels - 1) / 2 + consonants;
+            term(l.f_balance + balance as usize, 1);
+        }
+        for (k, &tiles) in colour_tiles.iter().enumerate().take(l.max_colours) {
+            if tiles > 1 {
+                term(l.f_colour_pairs + k, tiles * (tiles - 1) / 2);
+            }
+        }
+        total
+    }
+
+    /// The value of the leave with this key and these counts: the learned one when the file has
+    /// it, the model's otherwise; 0 for the empty leave.
+    pub fn value_of_key(&self, key: i64, counts: &[i64]) -> f64 {
+        if key <= 0 {
+            return 0.0;
+        }
+        let i = self.keys.partition_point(|&k| k < key);
+        if i < self.keys.len() && self.keys[i] == key {
+            return self.values[i];
+        }
+        self.model_value(counts)
+    }
+
+    /// For every sub-multiset of the rack, numbered in mixed radix (the place value of each tile
+    /// slot; the whole rack is the last number, the empty leave 0): `weight` x its value -
+    /// `kept_factor` x the points of its tiles, and its size.  Returns (place, values, sizes).
+    pub fn subset_values(
+        &self,
+        rack: &Rack,
+        tile_value: &[i64],
+        weight: f64,
+        kept_factor: f64,
+    ) -> ([i64; RACK_SLOTS], Vec<f64>, Vec<i64>) {
+        let n_slots = self.layout.n_slots;
+        let mut place = [0i64; RACK_SLOTS];
+        let mut total = 1i64;
+        for slot in 0..n_slots {
+            if rack[slot] > 0 {
+                place[slot] = total;
+                total *= rack[slot] + 1;
+            }
+        }
+        let present: Vec<usize> = (0..n_slots).filter(|&s| rack[s] > 0).collect();
+        let mut values = Vec::with_capacity(total as usize);
+        let mut sizes = Vec::with_capacity(total as usize);
+        let mut counts = [0i64; RACK_SLOTS];
+        for index in 0..total {
+            let (mut kept, mut size, mut key) = (0i64, 0i64, 0i64);
+            for &slot in &present {
+                let c = (index / place[slot]) % (rack[slot] + 1);
+                counts[slot] = c;
+                kept += c * tile_value[slot];
+                size += c;
+                for _ in 0..c {
+                    key = key * 64 + slot as i64 + 1;
+                }
+            }
+            let mut value = 0.0;
+            if weight != 0.0 && size <= self.layout.max_leave {
+                value = weight * self.value_of_key(key, &counts);
+            }
+            values.push(value - kept_factor * kept as f64);
+            sizes.push(size);
+        }
+        (place, values, sizes)
+    }
+}
+
+/// The number of a move's leave among the rack's sub-multisets: the whole rack's number minus the
+/// place value of every tile the move lays.
+pub fn leave_number(record: &[i32], place: &[i64; RACK_SLOTS], whole: i64) -> i64 {
+    let length = record[LENGTH] as usize;
+    let mut index = whole;
+    for &cell in &record[CELLS..CELLS + length] {
+        if cell & BOARD_FLAG == 0 {
+            index -= if cell & BLANK_FLAG != 0 {
+                place[BLANK_SLOT]
+            } else {
+                place[(cell & CODE_MASK) as usize]
+            };
+        }
+    }
+    index
+}
+
+/// The leave value of every move record (`records`: rows of RECORD_WIDTH).
+pub fn move_leaves(records: &[i32], place: &[i64; RACK_SLOTS], values: &[f64]) -> Vec<f64> {
+    let whole = values.len() as i64 - 1;
+    records
+        .chunks_exact(RECORD_WIDTH)
+        .map(|r| values[leave_number(r, place, whole) as usize])
+        .collect()
+}
