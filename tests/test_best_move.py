@@ -184,16 +184,8 @@ def test_a_reply_shared_by_candidates_is_the_best_move_on_each_board(word_lexico
     """``best_move_sharing``: after a candidate, the reply searched only along the lines the
     candidate changed (the other anchors' best moves from the table of the board before it) is
     record for record the reply ``MoveGenerator.best`` finds on the new board."""
-    from literaki_cli.engine.movegen import (
-        RECORD_WIDTH,
-        MoveSink,
-        anchor_table,
-        best_move_sharing,
-        board_views,
-        changed_lines,
-        leave_bounds,
-        rack_counts,
-    )
+    from literaki_cli.engine.movegen import RECORD_WIDTH, board_views, rack_counts
+    from literaki_cli.engine.movegen_numba import MoveSink, anchor_table, best_move_sharing, changed_lines, leave_bounds
 
     generator = MoveGenerator(word_lexicon, variant)
     board, rack, _ = position(variant, rules, generator, seed, n_moves, scenario, blanks, WORDS)

@@ -71,7 +71,8 @@ leave_racks = st.text(alphabet="aąeiozżkrtsnłć?", min_size=0, max_size=7).fi
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rack=leave_racks, weight=st.sampled_from([0.0, 1.0, 0.75, 1.3]), kept_factor=st.sampled_from([0.0, 0.5, 1.25]))
 def test_the_cores_leave_values_equal_the_numba_kernels(small_lexicon, rack, weight, kept_factor):  # noqa: F811
-    from literaki_cli.engine.movegen import CELLS, LENGTH, leave_number
+    from literaki_cli.engine.movegen import CELLS, LENGTH
+    from literaki_cli.engine.movegen_numba import leave_number
     from literaki_cli.equity.leaves import rack_leaves, rack_leaves_numba
 
     table = open_leaves()

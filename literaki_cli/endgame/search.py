@@ -43,9 +43,8 @@ from literaki_cli.engine.movegen import (
     BoardView,
     KernelRules,
     LexiconGraph,
-    MoveSink,
-    generate_rows,
 )
+from literaki_cli.engine.movegen_numba import MoveSink, generate_rows
 from literaki_cli.engine.variant import ACROSS, DOWN
 
 #: Larger than any spread: the search window's open ends.

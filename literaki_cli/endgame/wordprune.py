@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from literaki_cli.engine.movegen import BLANK_SLOT, LexiconGraph, _find
+from literaki_cli.engine.movegen import BLANK_SLOT, LexiconGraph
+from literaki_cli.engine.movegen_numba import _find
 from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR
 
 #: The largest letter code of a tile (codes 1..32 are letters; see engine/alphabet).

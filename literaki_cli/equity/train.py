@@ -41,6 +41,7 @@ from literaki_cli.datafiles import (
 )
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.position import BLANK
+from literaki_cli.equity.leave_kernels import leave_features
 from literaki_cli.equity.leaves import (
     F_BALANCE,
     MAX_LEAVE,
@@ -49,7 +50,6 @@ from literaki_cli.equity.leaves import (
     N_FEATURES,
     N_SLOTS,
     LeaveTable,
-    leave_features,
 )
 from literaki_cli.errors import InputError
 from literaki_cli.inputs import finite_number, shown, whole_number

@@ -6,7 +6,7 @@ ply built a new board, both board views, the rack's leave values and the move's 
 objects; here the board is held in two arrays (across and transposed) that moves are laid into
 in place, the racks and the bag are arrays of letter codes in the order the Python game keeps
 them (the order decides which tiles are drawn and returned), and each ply's leave values, best
-move (:func:`literaki_cli.engine.movegen._best_move`) and best exchange are found in the kernel.
+move (:func:`literaki_cli.engine.movegen_numba._best_move`) and best exchange are found in the kernel.
 
 The rules are the simulation's, step for step: a move's tiles leave the rack (the first of
 each letter), the rack is refilled from the front of the bag, an exchange puts its tiles at the
@@ -37,11 +37,13 @@ from literaki_cli.engine.movegen import (
     ROW,
     SCORE,
     TILES,
-    AnchorTable,
     BoardView,
     KernelRules,
     LexiconGraph,
     MoveGenerator,
+)
+from literaki_cli.engine.movegen_numba import (
+    AnchorTable,
     _best_move,
     best_move_sharing,
     best_sink,
@@ -51,7 +53,8 @@ from literaki_cli.engine.movegen import (
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import ACROSS, DOWN, Variant
 from literaki_cli.equity.equity import Equity
-from literaki_cli.equity.leaves import LeaveArrays, subset_values
+from literaki_cli.equity.leave_kernels import subset_values
+from literaki_cli.equity.leaves import LeaveArrays
 
 #: What a candidate (or a ply) does.
 PLACE_KIND, EXCHANGE_KIND, PASS_KIND = 0, 1, 2
@@ -93,7 +96,7 @@ class SharedReply(NamedTuple):
     table: AnchorTable
     weight: float
     kept_factor: float
-    changed: np.ndarray  # bool [2, lines]: see movegen.changed_lines
+    changed: np.ndarray  # bool [2, lines]: see movegen_numba.changed_lines
 
 
 def rollout_rules(generator: MoveGenerator, equity: Equity, variant: Variant) -> RolloutRules:

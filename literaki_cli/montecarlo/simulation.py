@@ -36,14 +36,8 @@ from literaki_cli.analysis.stats import mean_ci
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
-from literaki_cli.engine.movegen import (
-    MoveGenerator,
-    anchor_table,
-    board_views,
-    changed_lines,
-    empty_anchor_table,
-    leave_bounds,
-)
+from literaki_cli.engine.movegen import MoveGenerator, board_views
+from literaki_cli.engine.movegen_numba import anchor_table, changed_lines, empty_anchor_table, leave_bounds
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity

@@ -91,6 +91,27 @@ impl Model<'_> {
         self.model_value(counts)
     }
 
+    /// The key of the leave with these tile counts (6-bit digits slot + 1, the lowest slot most
+    /// significant); -1 when it is longer than the longest leave with a value.
+    pub fn leave_key(&self, counts: &[i64]) -> i64 {
+        let (mut key, mut size) = (0i64, 0i64);
+        for (slot, &c) in counts.iter().enumerate().take(self.layout.n_slots) {
+            for _ in 0..c.max(0) {
+                if size == self.layout.max_leave {
+                    return -1;
+                }
+                key = key * 64 + slot as i64 + 1;
+                size += 1;
+            }
+        }
+        key
+    }
+
+    /// The value of a leave given by its tile counts (see `value_of_key`).
+    pub fn lookup(&self, counts: &[i64]) -> f64 {
+        self.value_of_key(self.leave_key(counts), counts)
+    }
+
     /// For every sub-multiset of the rack, numbered in mixed radix (the place value of each tile
     /// slot; the whole rack is the last number, the empty leave 0): `weight` x its value -
     /// `kept_factor` x the points of its tiles, and its size.  Returns (place, values, sizes).

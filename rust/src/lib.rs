@@ -358,6 +358,21 @@ impl LeaveModel {
         })
     }
 
+    /// The value of the leave with these tile counts (64 counts, slot 0 the blanks): the learned
+    /// one when the file has it, else the model's; 0 for the empty leave and one too long to keep.
+    fn value(&self, py: Python<'_>, counts: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
+        let counts = Generator::rack(&counts)?;
+        self.with_model(py, |model| guarded("leave value", || model.lookup(&counts)))?
+    }
+
+    /// The parametric model's value of the leave with these tile counts (what rare leaves get).
+    fn model(&self, py: Python<'_>, counts: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
+        let counts = Generator::rack(&counts)?;
+        self.with_model(py, |model| {
+            guarded("leave value", || model.model_value(&counts))
+        })?
+    }
+
     /// Every sub-multiset of `rack` (64 counts) valued: `weight` x its value - `kept_factor` x
     /// the points of its tiles (`tile_value` by letter code).  Returns (place, values, sizes).
     fn subset_values<'py>(
@@ -373,6 +388,22 @@ impl LeaveModel {
         if tile_value.len() < self.layout.n_slots {
             return Err(CoreError::new_err("tile_value shorter than the tile slots"));
         }
+        let (place, values, sizes) = self.with_model(py, |model| {
+            guarded("leave values", || {
+                model.subset_values(&rack, tile_value, weight, kept_factor)
+            })
+        })??;
+        Ok((
+            place.to_vec().into_pyarray(py),
+            values.into_pyarray(py),
+            sizes.into_pyarray(py),
+        ))
+    }
+}
+
+impl LeaveModel {
+    /// Runs `work` on the model's arrays, borrowed from Python.
+    fn with_model<T>(&self, py: Python<'_>, work: impl FnOnce(&leaves::Model) -> T) -> PyResult<T> {
         let (keys, values, coef) = (
             self.keys.bind(py).readonly(),
             self.values.bind(py).readonly(),
@@ -390,14 +421,7 @@ impl LeaveModel {
             colour_of: colour_of.as_slice()?,
             vowel: vowel.as_slice()?,
         };
-        let (place, values, sizes) = guarded("leave values", || {
-            model.subset_values(&rack, tile_value, weight, kept_factor)
-        })?;
-        Ok((
-            place.to_vec().into_pyarray(py),
-            values.into_pyarray(py),
-            sizes.into_pyarray(py),
-        ))
+        Ok(work(&model))
     }
 }
 
