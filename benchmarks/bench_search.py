@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, base_worktree, machine  # noqa: E402
+from common import ROOT, base_worktree, build_core, machine  # noqa: E402
 
 #: Runs inside the tree under test (on PYTHONPATH): prints one JSON object of figures.
 PROBE = r"""
@@ -115,6 +115,11 @@ elif task == "selfplay":
     out["selfplay_games_per_s"] = games_per_s(40)
 loaded = [getattr(m, "__file__", None) for name, m in sys.modules.items() if name.startswith("literaki_cli")]
 out["files"] = [f for f in loaded if f]
+try:
+    from literaki_cli import _core
+    out["core_build"] = _core.BUILD
+except ImportError:
+    out["core_build"] = None
 print(json.dumps(out))
 """
 
@@ -169,6 +174,8 @@ def probe(tree: Path, task: str, inputs: Path, lexicon: Path, levels: Path) -> d
     if done.returncode != 0:
         sys.exit(f"measuring {task} in {tree} failed:\n{done.stderr}")
     result = json.loads(done.stdout.strip().splitlines()[-1])
+    if result.pop("core_build") == "debug":
+        sys.exit(f"{tree}: its Rust core is a debug build: never measured (build it with --release)")
     strays = [f for f in result.pop("files") if not f.startswith(str(tree) + os.sep)]
     if strays:
         sys.exit(f"measuring {tree} imported modules from elsewhere: {strays}")
@@ -225,6 +232,8 @@ def main() -> None:
         inputs = {"best": positions, "sim": ROOT / "examples" / "positions", "selfplay": positions}
         with base_worktree(args.base, tmp) as base_tree:
             trees = {f"base ({args.base})": base_tree, "current": ROOT}
+            for name, tree in trees.items():
+                print(f"{name}: {build_core(tree)}", flush=True)
             for tree in trees.values():  # each tree compiles its kernels (numba's cache) before any timing
                 probe(tree, "warm-up", positions, args.lexicon, levels)
                 batch_rate(tree, lines, args.lexicon)

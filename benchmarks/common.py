@@ -89,6 +89,31 @@ def base_worktree(revision: str, folder: Path) -> Iterator[Path]:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
 
 
+def build_core(tree: Path) -> str:
+    """Build the Rust core of ``tree`` (when it has one) as a release wheel and put its extension
+    module into the tree's package folder, so that ``PYTHONPATH=tree`` measures exactly that
+    source and never a stale or debug build.  Returns what the tree's engine is."""
+    import shutil
+    import tempfile
+    import zipfile
+
+    manifest = tree / "rust" / "Cargo.toml"
+    if not manifest.is_file():
+        return "numba kernels (no Rust core)"
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(["maturin", "build", "--release", "--quiet", "--manifest-path", str(manifest), "--out", out],
+                       cwd=tree, check=True, capture_output=True)  # fmt: skip
+        (wheel,) = Path(out).glob("*.whl")
+        with zipfile.ZipFile(wheel) as zf:
+            (name,) = [n for n in zf.namelist() if n.startswith("literaki_cli/_core") and n.endswith(".so")]
+            # a new file, then renamed over the old: a process that has the old one loaded keeps it
+            partial = tree / (name + ".partial")
+            with zf.open(name) as source, open(partial, "wb") as target:
+                shutil.copyfileobj(source, target)
+            partial.replace(tree / name)
+    return "Rust core, release build"
+
+
 def run_probe(tree: Path, code: str, *args: str) -> dict:
     """Run ``code`` (Python that prints one JSON object last) with ``tree`` first on the path,
     from a scratch folder; exit with its last error line when it fails."""
