@@ -13,13 +13,39 @@ pub const LETTER_SHIFT: u32 = 26;
 /// The GADDAG separator's letter code.
 pub const SEPARATOR: u32 = 0;
 
-/// The arcs of a lexicon, borrowed from the array Python holds.
+/// The arcs of a lexicon, borrowed from the array Python holds, with the letter masks of its
+/// sibling lists (see `letter_masks`).
 #[derive(Clone, Copy)]
 pub struct Kwg<'a> {
     pub arcs: &'a [u32],
+    pub masks: &'a [u32],
+}
+
+/// For every arc position p, the letters (bit code-1, codes 1..32) of the arcs from p to the end
+/// of its sibling list: for the first arc of a list, the letters of the whole node.  One test of
+/// this mask against the letters a square allows tells whether the walk can do anything there,
+/// without scanning the node's arcs (as MAGPIE tests the rack against a node's letters).
+pub fn letter_masks(arcs: &[u32]) -> Vec<u32> {
+    let mut masks = vec![0u32; arcs.len()];
+    for p in (1..arcs.len()).rev() {
+        let arc = arcs[p];
+        let rest = if Kwg::is_last(arc) || p + 1 == arcs.len() {
+            0
+        } else {
+            masks[p + 1]
+        };
+        masks[p] = crate::movegen::bit(Kwg::letter(arc)) | rest;
+    }
+    masks
 }
 
 impl<'a> Kwg<'a> {
+    /// The letters of the sibling list at `list` from its first arc on (0 for no list).
+    #[inline(always)]
+    pub fn letters(&self, list: usize) -> u32 {
+        self.masks[list]
+    }
+
     #[inline(always)]
     pub fn arc(&self, p: usize) -> u32 {
         self.arcs[p]
@@ -89,7 +115,15 @@ mod tests {
             arc(5, 0, true, true),
             arc(2, 0, true, true),
         ];
-        let kwg = Kwg { arcs: &arcs };
+        let masks = letter_masks(&arcs);
+        let kwg = Kwg {
+            arcs: &arcs,
+            masks: &masks,
+        };
+        assert_eq!(kwg.letters(1), 0b10101); // a, c, e
+        assert_eq!(kwg.letters(2), 0b10100); // from c on
+        assert_eq!(kwg.letters(4), 0b10); // b
+        assert_eq!(kwg.letters(0), 0);
         assert_eq!(kwg.find(1, 3), Some(2));
         assert_eq!(kwg.find(1, 5), Some(3));
         assert_eq!(kwg.find(1, 2), None); // passed by c: the list is sorted

@@ -63,6 +63,8 @@ fn slice<'a, T: numpy::Element>(
 #[pyclass(frozen, module = "literaki_cli._core")]
 struct Generator {
     arcs: Py<PyArray1<u32>>,
+    /// The letters of each sibling list (`kwg::letter_masks`), computed once per generator.
+    masks: Vec<u32>,
     gaddag_root: usize,
     dawg_root: usize,
     rules: Rules,
@@ -108,6 +110,11 @@ impl Generator {
 
 /// The best move's record (None: no move), the GADDAG states entered and the arcs examined.
 type BestAnswer<'py> = (Option<Bound<'py, PyArray1<i32>>>, u64, u64);
+
+/// The letter masks of a lexicon's lists, computed with the GIL released.
+fn py_detach_masks(py: Python<'_>, arcs: &[u32]) -> Vec<u32> {
+    py.detach(|| kwg::letter_masks(arcs))
+}
 
 /// More tiles than any rack holds (a move lays at most a word's length of them).
 const MAX_RACK: i64 = movegen::MAX_WORD as i64;
@@ -164,8 +171,10 @@ impl Generator {
                 "the arcs must be one contiguous array holding both roots",
             ));
         }
+        let masks = py_detach_masks(arcs.py(), arcs.readonly().as_slice()?);
         Ok(Generator {
             arcs: arcs.unbind(),
+            masks,
             gaddag_root,
             dawg_root,
             rules,
@@ -186,6 +195,7 @@ impl Generator {
         let arcs = self.arcs.bind(py).readonly();
         let kwg = Kwg {
             arcs: arcs.as_slice()?,
+            masks: &self.masks,
         };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
         let records = py.detach(|| {
@@ -239,6 +249,7 @@ impl Generator {
         let arcs = self.arcs.bind(py).readonly();
         let kwg = Kwg {
             arcs: arcs.as_slice()?,
+            masks: &self.masks,
         };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
         let outcome: Outcome = py.detach(|| {

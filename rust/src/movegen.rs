@@ -306,18 +306,14 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
                 if col > 0
                     && (view.at(r, col - 1) != 0 || col as i64 - 1 > self.last_anchor)
                     && anchor - col + 1 < max_word
-                    && self.can_enter(col - 1)
+                    && self.can_enter(col - 1, next)
                 {
                     self.walk(col - 1, next, col - 1, n);
                 }
-                if left_free
-                    && anchor + 1 < cols
-                    && anchor + 1 - col < max_word
-                    && self.can_enter(anchor + 1)
-                {
+                if left_free && anchor + 1 < cols && anchor + 1 - col < max_word {
                     if let Some(sep) = self.kwg.find(next, SEPARATOR) {
                         let target = Kwg::target(self.kwg.arc(sep));
-                        if sep > 0 && target != 0 {
+                        if sep > 0 && target != 0 && self.can_enter(anchor + 1, target) {
                             self.walk(anchor + 1, target, col, n);
                         }
                     }
@@ -328,7 +324,11 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             if accepts && right_free && n.tiles > 0 && !single_both_ways {
                 self.record(left, col, n);
             }
-            if next != 0 && col + 1 < cols && col + 1 - left < max_word && self.can_enter(col + 1) {
+            if next != 0
+                && col + 1 < cols
+                && col + 1 - left < max_word
+                && self.can_enter(col + 1, next)
+            {
                 self.walk(col + 1, next, left, n);
             }
         }
@@ -337,21 +337,23 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         }
     }
 
-    /// Whether the walk can do anything on `col`: a board tile to read, or an empty square that
-    /// some tile left on the rack may take (its cross-check meets the rack).  A square where
-    /// nothing can stand yields no move, so not entering it changes no answer.
+    /// Whether the walk can do anything on `col` with the GADDAG list `list`: the board tile
+    /// there is one of the list's letters, or the empty square allows a letter that the list has
+    /// and a tile left on the rack may take (its cross-check meets the rack and the list).  The
+    /// walk would find nothing on a square that fails this, so not entering it changes no answer.
     #[inline(always)]
-    fn can_enter(&self, col: usize) -> bool {
+    fn can_enter(&self, col: usize, list: usize) -> bool {
         let i = self.r * self.view.cols + col;
-        if self.view.letters[i] != 0 {
-            return true;
+        let on_board = self.view.letters[i] as u32;
+        if on_board != 0 {
+            return on_board > 32 || self.kwg.letters(list) & bit(on_board) != 0;
         }
         let allowed = if self.rack[BLANK_SLOT] > 0 {
             self.cross.mask[i]
         } else {
             self.cross.mask[i] & self.on_rack
         };
-        allowed != 0
+        allowed & self.kwg.letters(list) != 0
     }
 
     #[inline(always)]
