@@ -73,12 +73,32 @@ impl<'a> Kwg<'a> {
         arc & END_BIT != 0
     }
 
-    /// The position of the arc for `letter` in the sibling list at `list`, if there is one.
+    /// The position of the arc for `letter` in the sibling list at `list`, if there is one.  For
+    /// a letter of the mask (codes 1..32) the position is counted from the list's letter mask (the
+    /// arcs are sorted, the separator first) and checked; otherwise, or when the check fails (a
+    /// list out of order), the list is scanned.
     #[inline]
     pub fn find(&self, list: usize, letter: u32) -> Option<usize> {
         if list == 0 {
             return None;
         }
+        let b = crate::movegen::bit(letter);
+        if b != 0 && !self.masks.is_empty() {
+            let letters = self.masks[list];
+            if letters & b == 0 {
+                return None;
+            }
+            let after_separator = (Self::letter(self.arc(list)) == SEPARATOR) as usize;
+            let p = list + after_separator + (letters & (b - 1)).count_ones() as usize;
+            if p < self.arcs.len() && Self::letter(self.arcs[p]) == letter {
+                return Some(p);
+            }
+        }
+        self.scan(list, letter)
+    }
+
+    /// `find` by reading the list arc by arc.
+    fn scan(&self, list: usize, letter: u32) -> Option<usize> {
         let mut p = list;
         loop {
             let arc = self.arc(p);
@@ -130,5 +150,36 @@ mod tests {
         assert_eq!(kwg.find(1, 6), None); // the list ends
         assert_eq!(kwg.find(0, 1), None); // no list
         assert_eq!(kwg.find(Kwg::target(arcs[1]), 2), Some(4));
+    }
+
+    #[test]
+    fn find_counts_past_the_separator_and_scans_a_list_out_of_order() {
+        // 1..3: [separator, b, d]; 4..5: [d, b] (out of order: a crafted file)
+        let arcs = [
+            0,
+            arc(0, 4, false, false),
+            arc(2, 0, true, false),
+            arc(4, 0, true, true),
+            arc(4, 0, true, false),
+            arc(2, 0, true, true),
+        ];
+        let masks = letter_masks(&arcs);
+        let kwg = Kwg {
+            arcs: &arcs,
+            masks: &masks,
+        };
+        assert_eq!(kwg.letters(1), 0b1010);
+        assert_eq!(kwg.find(1, SEPARATOR), Some(1));
+        assert_eq!(kwg.find(1, 2), Some(2));
+        assert_eq!(kwg.find(1, 4), Some(3));
+        assert_eq!(kwg.find(1, 3), None);
+        assert_eq!(kwg.find(4, 4), Some(4)); // the count points at b: checked, then scanned
+        let plain = Kwg {
+            arcs: &arcs,
+            masks: &[],
+        };
+        for letter in 0..6 {
+            assert_eq!(kwg.find(1, letter), plain.find(1, letter));
+        }
     }
 }

@@ -222,32 +222,25 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         } else {
             self.cross.mask[i] & self.on_rack
         };
-        let mut p = list;
-        while p > 0 {
-            let arc = self.kwg.arc(p);
+        // The letters both the square and the list allow, in letter order (the order of the
+        // list's arcs), each arc found at once from the list's letter mask.
+        let mut todo = allowed & self.kwg.letters(list);
+        while todo != 0 {
+            let letter = todo.trailing_zeros() + 1;
+            todo &= todo - 1;
+            let Some(p) = self.kwg.find(list, letter) else {
+                continue;
+            };
             #[cfg(feature = "counters")]
             {
                 self.sink.arcs += 1;
             }
-            let letter = Kwg::letter(arc);
-            if letter != SEPARATOR {
-                let fits = allowed.checked_shr(letter - 1).unwrap_or(0);
-                if fits == 0 {
-                    break; // the arcs run in letter order: no later one can stand here
-                }
-                if fits & 1 != 0 {
-                    if self.rack[letter as usize] > 0 {
-                        self.step(col, p, Way::Tile, left, so_far);
-                    }
-                    if self.rack[BLANK_SLOT] > 0 && !self.blank_refused() {
-                        self.step(col, p, Way::Blank, left, so_far);
-                    }
-                }
+            if self.rack[letter as usize] > 0 {
+                self.step(col, p, Way::Tile, left, so_far);
             }
-            if Kwg::is_last(arc) {
-                break;
+            if self.rack[BLANK_SLOT] > 0 && !self.blank_refused() {
+                self.step(col, p, Way::Blank, left, so_far);
             }
-            p += 1;
         }
     }
 

@@ -3,9 +3,9 @@
 //! stopping when no anchor left can beat the best found.  A port of `_best_move` and its helpers
 //! in `literaki_cli/engine/movegen.py`, with the same tie order.
 
-use crate::board::{CrossChecks, View, ALL_LETTERS};
+use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
-use crate::movegen::{bit, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
+use crate::movegen::{bit, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
 use crate::rules::{Rules, END, START};
 
 const NEG_INF: f64 = f64::NEG_INFINITY;
@@ -332,24 +332,20 @@ pub fn best_move(
     leave_bound: [f64; MAX_WORD + 1],
     ties_in_order: bool,
 ) -> Outcome {
-    let crosses = [
+    // Only the rack's letters are ever read from a cross-check (every letter with a blank): the
+    // other letters' DAWG walks are skipped, as generate skips them.
+    let fits = rack_letters(rack);
+    let crosses = [0, 1].map(|v| {
+        let view = &q.views[v];
         CrossChecks::of_rows(
             &q.kwg,
             q.dawg_root,
             q.rules,
-            &q.views[0],
-            &vec![true; q.views[0].rows],
-            ALL_LETTERS,
-        ),
-        CrossChecks::of_rows(
-            &q.kwg,
-            q.dawg_root,
-            q.rules,
-            &q.views[1],
-            &vec![true; q.views[1].rows],
-            ALL_LETTERS,
-        ),
-    ];
+            view,
+            &vec![true; view.rows],
+            fits,
+        )
+    });
     let wanted = [vec![true; q.views[0].rows], vec![true; q.views[1].rows]];
     let anchors = list_anchors(
         q.rules,
