@@ -12,6 +12,7 @@ pub mod rules;
 pub mod shadow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, Weak};
 
 use numpy::ndarray::Array2;
 use numpy::{
@@ -62,9 +63,11 @@ fn slice<'a, T: numpy::Element>(
 /// `literaki_cli/engine/movegen.py` holds one).
 #[pyclass(frozen, module = "literaki_cli._core")]
 struct Generator {
-    arcs: Py<PyArray1<u32>>,
-    /// The letters of each sibling list (`kwg::letter_masks`), computed once per generator.
-    masks: Vec<u32>,
+    /// Held so that the arc array stays alive (and its address means it) while `words` is cached.
+    _arcs: Py<PyArray1<u32>>,
+    /// The graph as the walks read it (`kwg::graph_words`), shared by the generators of one
+    /// lexicon array (see `shared_words`).
+    words: Arc<Vec<u64>>,
     gaddag_root: usize,
     dawg_root: usize,
     rules: Rules,
@@ -111,9 +114,29 @@ impl Generator {
 /// The best move's record (None: no move), the GADDAG states entered and the arcs examined.
 type BestAnswer<'py> = (Option<Bound<'py, PyArray1<i32>>>, u64, u64);
 
-/// The letter masks of a lexicon's lists, computed with the GIL released.
-fn py_detach_masks(py: Python<'_>, arcs: &[u32]) -> Vec<u32> {
-    py.detach(|| kwg::letter_masks(arcs))
+/// Arc arrays (address, length) and the words made of them.
+type WordsCache = Vec<(usize, usize, Weak<Vec<u64>>)>;
+
+/// The graph's words of an arc array (arcs and their lists' letters): made once, with the GIL
+/// released, and shared while a generator of the same array lives.  A generator keeps its arc
+/// array alive, so an address in the cache always means the same array.
+fn shared_words(py: Python<'_>, arcs: &[u32]) -> Arc<Vec<u64>> {
+    static CACHE: Mutex<WordsCache> = Mutex::new(Vec::new());
+    let key = (arcs.as_ptr() as usize, arcs.len());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    cache.retain(|(_, _, weak)| weak.strong_count() > 0);
+    if let Some(words) = cache
+        .iter()
+        .find(|(p, n, _)| (*p, *n) == key)
+        .and_then(|(_, _, w)| w.upgrade())
+    {
+        return words;
+    }
+    let words = Arc::new(py.detach(|| kwg::graph_words(arcs)));
+    cache.push((key.0, key.1, Arc::downgrade(&words)));
+    words
 }
 
 /// More tiles than any rack holds (a move lays at most a word's length of them).
@@ -171,10 +194,10 @@ impl Generator {
                 "the arcs must be one contiguous array holding both roots",
             ));
         }
-        let masks = py_detach_masks(arcs.py(), arcs.readonly().as_slice()?);
+        let words = shared_words(arcs.py(), arcs.readonly().as_slice()?);
         Ok(Generator {
-            arcs: arcs.unbind(),
-            masks,
+            _arcs: arcs.unbind(),
+            words,
             gaddag_root,
             dawg_root,
             rules,
@@ -192,11 +215,7 @@ impl Generator {
     ) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let (letters, blanks) = self.board(&letters, &blanks)?;
         let mut rack = Self::rack(&rack)?;
-        let arcs = self.arcs.bind(py).readonly();
-        let kwg = Kwg {
-            arcs: arcs.as_slice()?,
-            masks: &self.masks,
-        };
+        let kwg = Kwg { words: &self.words };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
         let records = py.detach(|| {
             guarded("move generation", || {
@@ -246,11 +265,7 @@ impl Generator {
         }
         let mut place_array = [0i64; RACK_SLOTS];
         place_array.copy_from_slice(place_counts);
-        let arcs = self.arcs.bind(py).readonly();
-        let kwg = Kwg {
-            arcs: arcs.as_slice()?,
-            masks: &self.masks,
-        };
+        let kwg = Kwg { words: &self.words };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
         let outcome: Outcome = py.detach(|| {
             guarded("best move", || {
