@@ -136,14 +136,7 @@ fn bit(letter: u32) -> u32 {
 impl CrossChecks {
     /// The cross-checks of the `wanted` rows of a view (other rows: left open), for the letters
     /// of `fits` (a mask; the others are left out).  Cross words run along the view's columns.
-    pub fn of_rows(
-        kwg: &Kwg,
-        dawg_root: usize,
-        rules: &Rules,
-        view: &View,
-        wanted: &[bool],
-        fits: u32,
-    ) -> CrossChecks {
+    pub fn of_rows(kwg: &Kwg, dawg_root: usize, rules: &Rules, view: &View, wanted: &[bool], fits: u32) -> CrossChecks {
         let (rows, cols) = (view.rows, view.cols);
         let mut mask = vec![ALL_LETTERS; rows * cols];
         let mut base = vec![-1i64; rows * cols];
@@ -205,8 +198,7 @@ impl CrossChecks {
                     loop {
                         let arc = kwg.arc(p);
                         let letter = Kwg::letter(arc);
-                        if (1..=32).contains(&letter) && completes(kwg, arc, view, c, r + 1, bottom)
-                        {
+                        if (1..=32).contains(&letter) && completes(kwg, arc, view, c, r + 1, bottom) {
                             allowed |= bit(letter);
                         }
                         if Kwg::is_last(arc) {

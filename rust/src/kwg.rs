@@ -31,11 +31,7 @@ pub fn letter_masks(arcs: &[u32]) -> Vec<u32> {
     let mut masks = vec![0u32; arcs.len()];
     for p in (1..arcs.len()).rev() {
         let arc = arcs[p];
-        let rest = if Kwg::is_last(arc) || p + 1 == arcs.len() {
-            0
-        } else {
-            masks[p + 1]
-        };
+        let rest = if Kwg::is_last(arc) || p + 1 == arcs.len() { 0 } else { masks[p + 1] };
         masks[p] = crate::movegen::bit(Kwg::letter(arc)) | rest;
     }
     masks
@@ -43,11 +39,7 @@ pub fn letter_masks(arcs: &[u32]) -> Vec<u32> {
 
 /// The graph's words (see `Kwg`) built from the file's arcs.
 pub fn graph_words(arcs: &[u32]) -> Vec<u64> {
-    letter_masks(arcs)
-        .iter()
-        .zip(arcs)
-        .map(|(&mask, &arc)| ((mask as u64) << 32) | arc as u64)
-        .collect()
+    letter_masks(arcs).iter().zip(arcs).map(|(&mask, &arc)| ((mask as u64) << 32) | arc as u64).collect()
 }
 
 impl<'a> Kwg<'a> {
@@ -130,22 +122,13 @@ mod tests {
     use super::*;
 
     fn arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
-        (letter << LETTER_SHIFT)
-            | target
-            | if accepts { ACCEPTS_BIT } else { 0 }
-            | if last { END_BIT } else { 0 }
+        (letter << LETTER_SHIFT) | target | if accepts { ACCEPTS_BIT } else { 0 } | if last { END_BIT } else { 0 }
     }
 
     #[test]
     fn find_walks_one_sorted_sibling_list() {
         // 0: dummy; 1..3: the list [a, c, e]; 4: the list [b]
-        let arcs = [
-            0,
-            arc(1, 4, false, false),
-            arc(3, 0, true, false),
-            arc(5, 0, true, true),
-            arc(2, 0, true, true),
-        ];
+        let arcs = [0, arc(1, 4, false, false), arc(3, 0, true, false), arc(5, 0, true, true), arc(2, 0, true, true)];
         let words = graph_words(&arcs);
         let kwg = Kwg { words: &words };
         assert_eq!(kwg.letters(1), 0b10101); // a, c, e

@@ -5,9 +5,7 @@
 //! A leave's value is the learned one when the leave file has it, the parametric model's
 //! otherwise: a sum of whole-number features times the model's coefficients.
 
-use crate::movegen::{
-    Rack, BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, RACK_SLOTS, RECORD_WIDTH,
-};
+use crate::movegen::{Rack, BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, LENGTH, RACK_SLOTS, RECORD_WIDTH};
 
 /// Where each feature group starts in the model's coefficient vector, and its sizes (given by
 /// Python, which defines the model).
@@ -21,6 +19,17 @@ pub struct Layout {
     pub f_blank_pair: usize,
     pub f_balance: usize,
     pub f_colour_pairs: usize,
+}
+
+/// The layout as Python passes it: (n_slots, max_leave, max_colours, f_tile, f_extra,
+/// f_blank_pair, f_balance, f_colour_pairs).
+pub type LayoutTuple = (usize, i64, usize, usize, usize, usize, usize, usize);
+
+impl From<LayoutTuple> for Layout {
+    fn from(t: LayoutTuple) -> Self {
+        let (n_slots, max_leave, max_colours, f_tile, f_extra, f_blank_pair, f_balance, f_colour_pairs) = t;
+        Layout { n_slots, max_leave, max_colours, f_tile, f_extra, f_blank_pair, f_balance, f_colour_pairs }
+    }
 }
 
 /// A leave file's arrays (borrowed from Python) with the model's layout.
@@ -164,11 +173,7 @@ pub fn leave_number(record: &[i32], place: &[i64; RACK_SLOTS], whole: i64) -> i6
     let mut index = whole;
     for &cell in &record[CELLS..CELLS + length] {
         if cell & BOARD_FLAG == 0 {
-            index -= if cell & BLANK_FLAG != 0 {
-                place[BLANK_SLOT]
-            } else {
-                place[(cell & CODE_MASK) as usize]
-            };
+            index -= if cell & BLANK_FLAG != 0 { place[BLANK_SLOT] } else { place[(cell & CODE_MASK) as usize] };
         }
     }
     index
@@ -177,8 +182,5 @@ pub fn leave_number(record: &[i32], place: &[i64; RACK_SLOTS], whole: i64) -> i6
 /// The leave value of every move record (`records`: rows of RECORD_WIDTH).
 pub fn move_leaves(records: &[i32], place: &[i64; RACK_SLOTS], values: &[f64]) -> Vec<f64> {
     let whole = values.len() as i64 - 1;
-    records
-        .chunks_exact(RECORD_WIDTH)
-        .map(|r| values[leave_number(r, place, whole) as usize])
-        .collect()
+    records.chunks_exact(RECORD_WIDTH).map(|r| values[leave_number(r, place, whole) as usize]).collect()
 }

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, Weak};
 
 use numpy::ndarray::Array2;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
-    PyReadonlyArray3, PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
+    PyUntypedArrayMethods,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -44,19 +44,12 @@ fn guarded<T>(what: &str, work: impl FnOnce() -> T) -> PyResult<T> {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown fault".to_string());
-        CoreError::new_err(format!(
-            "internal error in the engine core ({what}): {detail}"
-        ))
+        CoreError::new_err(format!("internal error in the engine core ({what}): {detail}"))
     })
 }
 
-fn slice<'a, T: numpy::Element>(
-    array: &'a PyReadonlyArray1<'_, T>,
-    name: &str,
-) -> PyResult<&'a [T]> {
-    array
-        .as_slice()
-        .map_err(|_| CoreError::new_err(format!("{name}: not a contiguous array")))
+fn slice<'a, T: numpy::Element>(array: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
+    array.as_slice().map_err(|_| CoreError::new_err(format!("{name}: not a contiguous array")))
 }
 
 /// The move generator of one lexicon and one variant's rules (`MoveGenerator` in
@@ -91,9 +84,7 @@ impl Generator {
         }
         let letters = letters.as_array().iter().copied().collect::<Vec<u8>>();
         if let Some(bad) = letters.iter().find(|&&l| l as usize >= CODE_SPACE) {
-            return Err(CoreError::new_err(format!(
-                "letter code {bad} on the board"
-            )));
+            return Err(CoreError::new_err(format!("letter code {bad} on the board")));
         }
         Ok((letters, blanks.as_array().iter().copied().collect()))
     }
@@ -101,9 +92,7 @@ impl Generator {
     fn rack(rack: &PyReadonlyArray1<'_, i64>) -> PyResult<Rack> {
         let counts = slice(rack, "rack")?;
         if counts.len() != RACK_SLOTS || counts.iter().any(|&n| !(0..=MAX_RACK).contains(&n)) {
-            return Err(CoreError::new_err(format!(
-                "a rack must be {RACK_SLOTS} counts of 0..{MAX_RACK}"
-            )));
+            return Err(CoreError::new_err(format!("a rack must be {RACK_SLOTS} counts of 0..{MAX_RACK}")));
         }
         let mut out = [0i64; RACK_SLOTS];
         out.copy_from_slice(counts);
@@ -123,15 +112,9 @@ type WordsCache = Vec<(usize, usize, Weak<Vec<u64>>)>;
 fn shared_words(py: Python<'_>, arcs: &[u32]) -> Arc<Vec<u64>> {
     static CACHE: Mutex<WordsCache> = Mutex::new(Vec::new());
     let key = (arcs.as_ptr() as usize, arcs.len());
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     cache.retain(|(_, _, weak)| weak.strong_count() > 0);
-    if let Some(words) = cache
-        .iter()
-        .find(|(p, n, _)| (*p, *n) == key)
-        .and_then(|(_, _, w)| w.upgrade())
-    {
+    if let Some(words) = cache.iter().find(|(p, n, _)| (*p, *n) == key).and_then(|(_, _, w)| w.upgrade()) {
         return words;
     }
     let words = Arc::new(py.detach(|| kwg::graph_words(arcs)));
@@ -144,9 +127,7 @@ const MAX_RACK: i64 = movegen::MAX_WORD as i64;
 
 fn records_array<'py>(py: Python<'py>, records: &[Record]) -> Bound<'py, PyArray2<i32>> {
     let flat: Vec<i32> = records.iter().flat_map(|r| r.iter().copied()).collect();
-    Array2::from_shape_vec((records.len(), RECORD_WIDTH), flat)
-        .expect("records are RECORD_WIDTH wide")
-        .into_pyarray(py)
+    Array2::from_shape_vec((records.len(), RECORD_WIDTH), flat).expect("records are RECORD_WIDTH wide").into_pyarray(py)
 }
 
 #[pymethods]
@@ -190,18 +171,10 @@ impl Generator {
         rules.check().map_err(CoreError::new_err)?;
         let len = arcs.len();
         if !arcs.is_contiguous() || len == 0 || gaddag_root >= len || dawg_root >= len {
-            return Err(CoreError::new_err(
-                "the arcs must be one contiguous array holding both roots",
-            ));
+            return Err(CoreError::new_err("the arcs must be one contiguous array holding both roots"));
         }
         let words = shared_words(arcs.py(), arcs.readonly().as_slice()?);
-        Ok(Generator {
-            _arcs: arcs.unbind(),
-            words,
-            gaddag_root,
-            dawg_root,
-            rules,
-        })
+        Ok(Generator { _arcs: arcs.unbind(), words, gaddag_root, dawg_root, rules })
     }
 
     /// Every legal move of `rack` (64 counts, slot 0 the blanks) on the board, as move records
@@ -251,10 +224,7 @@ impl Generator {
         let values = slice(&values, "values")?;
         let sizes = slice(&sizes, "sizes")?;
         if place_counts.len() != RACK_SLOTS
-            || place_counts
-                .iter()
-                .zip(rack.iter())
-                .any(|(&p, &n)| p < 0 || (n > 0 && p < 1))
+            || place_counts.iter().zip(rack.iter()).any(|(&p, &n)| p < 0 || (n > 0 && p < 1))
             || values.is_empty()
             || sizes.len() != values.len()
             || sizes.iter().any(|&s| s < 0 || s > rack_tiles)
@@ -271,24 +241,9 @@ impl Generator {
             guarded("best move", || {
                 let views = View::pair(rules, &letters, &blanks);
                 let views = [views.0, views.1];
-                let query = BestMoveQuery {
-                    kwg,
-                    gaddag_root: gaddag,
-                    dawg_root: dawg,
-                    rules,
-                    views: &views,
-                };
+                let query = BestMoveQuery { kwg, gaddag_root: gaddag, dawg_root: dawg, rules, views: &views };
                 let bound = shadow::leave_bounds(rack_tiles, values, sizes);
-                shadow::best_move(
-                    &query,
-                    &mut rack,
-                    Leaves {
-                        place: place_array,
-                        values,
-                    },
-                    bound,
-                    ties_in_order,
-                )
+                shadow::best_move(&query, &mut rack, Leaves { place: place_array, values }, bound, ties_in_order)
             })
         })?;
         let record = outcome.record.map(|r| r.to_vec().into_pyarray(py));
@@ -309,11 +264,7 @@ struct LeaveModel {
 }
 
 /// The rack's place values, every sub-multiset's value and size (numpy arrays).
-type SubsetValues<'py> = (
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<f64>>,
-    Bound<'py, PyArray1<i64>>,
-);
+type SubsetValues<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>);
 
 #[pymethods]
 impl LeaveModel {
@@ -321,34 +272,16 @@ impl LeaveModel {
     /// f_colour_pairs) as `literaki_cli/equity/leaves.py` defines the model.
     #[new]
     fn new(
-        layout: (usize, i64, usize, usize, usize, usize, usize, usize),
+        layout: leaves::LayoutTuple,
         keys: Bound<'_, PyArray1<i64>>,
         values: Bound<'_, PyArray1<f64>>,
         coef: Bound<'_, PyArray1<f64>>,
         colour_of: Bound<'_, PyArray1<i64>>,
         vowel: Bound<'_, PyArray1<i64>>,
     ) -> PyResult<Self> {
-        let (
-            n_slots,
-            max_leave,
-            max_colours,
-            f_tile,
-            f_extra,
-            f_blank_pair,
-            f_balance,
-            f_colour_pairs,
-        ) = layout;
-        let layout = leaves::Layout {
-            n_slots,
-            max_leave,
-            max_colours,
-            f_tile,
-            f_extra,
-            f_blank_pair,
-            f_balance,
-            f_colour_pairs,
-        };
-        let features = f_colour_pairs + max_colours;
+        let layout = leaves::Layout::from(layout);
+        let (n_slots, max_colours) = (layout.n_slots, layout.max_colours);
+        let features = layout.f_colour_pairs + max_colours;
         let ok = keys.len() == values.len()
             && coef.len() == features
             && colour_of.len() == n_slots
@@ -364,15 +297,9 @@ impl LeaveModel {
             ]
             .iter()
             .all(|&c| c)
-            && colour_of
-                .readonly()
-                .as_slice()?
-                .iter()
-                .all(|&c| c < max_colours as i64);
+            && colour_of.readonly().as_slice()?.iter().all(|&c| c < max_colours as i64);
         if !ok {
-            return Err(CoreError::new_err(
-                "leave arrays that do not fit the model's layout",
-            ));
+            return Err(CoreError::new_err("leave arrays that do not fit the model's layout"));
         }
         Ok(LeaveModel {
             layout,
@@ -394,9 +321,7 @@ impl LeaveModel {
     /// The parametric model's value of the leave with these tile counts (what rare leaves get).
     fn model(&self, py: Python<'_>, counts: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
         let counts = Generator::rack(&counts)?;
-        self.with_model(py, |model| {
-            guarded("leave value", || model.model_value(&counts))
-        })?
+        self.with_model(py, |model| guarded("leave value", || model.model_value(&counts)))?
     }
 
     /// Every sub-multiset of `rack` (64 counts) valued: `weight` x its value - `kept_factor` x
@@ -415,30 +340,18 @@ impl LeaveModel {
             return Err(CoreError::new_err("tile_value shorter than the tile slots"));
         }
         let (place, values, sizes) = self.with_model(py, |model| {
-            guarded("leave values", || {
-                model.subset_values(&rack, tile_value, weight, kept_factor)
-            })
+            guarded("leave values", || model.subset_values(&rack, tile_value, weight, kept_factor))
         })??;
-        Ok((
-            place.to_vec().into_pyarray(py),
-            values.into_pyarray(py),
-            sizes.into_pyarray(py),
-        ))
+        Ok((place.to_vec().into_pyarray(py), values.into_pyarray(py), sizes.into_pyarray(py)))
     }
 }
 
 impl LeaveModel {
     /// Runs `work` on the model's arrays, borrowed from Python.
     fn with_model<T>(&self, py: Python<'_>, work: impl FnOnce(&leaves::Model) -> T) -> PyResult<T> {
-        let (keys, values, coef) = (
-            self.keys.bind(py).readonly(),
-            self.values.bind(py).readonly(),
-            self.coef.bind(py).readonly(),
-        );
-        let (colour_of, vowel) = (
-            self.colour_of.bind(py).readonly(),
-            self.vowel.bind(py).readonly(),
-        );
+        let (keys, values, coef) =
+            (self.keys.bind(py).readonly(), self.values.bind(py).readonly(), self.coef.bind(py).readonly());
+        let (colour_of, vowel) = (self.colour_of.bind(py).readonly(), self.vowel.bind(py).readonly());
         let model = leaves::Model {
             layout: self.layout,
             keys: keys.as_slice()?,
@@ -460,19 +373,13 @@ fn move_leaves<'py>(
     values: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     if records.shape()[1] != RECORD_WIDTH || place.len() != RACK_SLOTS || values.is_empty() {
-        return Err(CoreError::new_err(
-            "move records or leave values of the wrong shape",
-        ));
+        return Err(CoreError::new_err("move records or leave values of the wrong shape"));
     }
-    let records = records
-        .as_slice()
-        .map_err(|_| CoreError::new_err("move records: not a contiguous array"))?;
+    let records = records.as_slice().map_err(|_| CoreError::new_err("move records: not a contiguous array"))?;
     let mut place_array = [0i64; RACK_SLOTS];
     place_array.copy_from_slice(slice(&place, "place")?);
     let values = slice(&values, "values")?;
-    let out = guarded("leave values", || {
-        leaves::move_leaves(records, &place_array, values)
-    })?;
+    let out = guarded("leave values", || leaves::move_leaves(records, &place_array, values))?;
     Ok(out.into_pyarray(py))
 }
 
@@ -483,14 +390,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     std::panic::set_hook(Box::new(|_| {}));
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("RECORD_WIDTH", RECORD_WIDTH)?;
-    m.add(
-        "BUILD",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
-    )?;
+    m.add("BUILD", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     m.add("COUNTERS", cfg!(feature = "counters"))?;
     m.add_class::<Generator>()?;
     m.add_class::<LeaveModel>()?;

@@ -42,9 +42,7 @@ pub fn rack_letters(rack: &Rack) -> u32 {
     if rack[BLANK_SLOT] > 0 {
         return ALL_LETTERS;
     }
-    (1..=32u32)
-        .filter(|&l| rack[l as usize] > 0)
-        .fold(0, |m, l| m | bit(l))
+    (1..=32u32).filter(|&l| rack[l as usize] > 0).fold(0, |m, l| m | bit(l))
 }
 
 /// Leave values for a best-only search: a move's equity is its score plus the value of its leave,
@@ -169,25 +167,9 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         self.last_anchor = last_anchor;
         self.blank_bound = blank_bound;
         self.cut_blanks = self.sink.leaves.is_some() && blank_bound < f64::INFINITY;
-        self.leave = self
-            .sink
-            .leaves
-            .as_ref()
-            .map_or(-1, |l| l.values.len() as i64 - 1);
-        self.on_rack = (1..=32u32)
-            .filter(|&l| self.rack[l as usize] > 0)
-            .fold(0, |m, l| m | bit(l));
-        self.walk(
-            anchor,
-            self.gaddag_root,
-            anchor,
-            Partial {
-                tiles: 0,
-                sum: 0,
-                mult: 1,
-                cross: 0,
-            },
-        );
+        self.leave = self.sink.leaves.as_ref().map_or(-1, |l| l.values.len() as i64 - 1);
+        self.on_rack = (1..=32u32).filter(|&l| self.rack[l as usize] > 0).fold(0, |m, l| m | bit(l));
+        self.walk(anchor, self.gaddag_root, anchor, Partial { tiles: 0, sum: 0, mult: 1, cross: 0 });
     }
 
     #[inline]
@@ -195,8 +177,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let s = &*self.sink;
         self.cut_blanks
             && s.count > 0
-            && (self.blank_bound < s.best_equity
-                || (self.blank_bound == s.best_equity && s.anchor_rank > s.best_rank))
+            && (self.blank_bound < s.best_equity || (self.blank_bound == s.best_equity && s.anchor_rank > s.best_rank))
     }
 
     /// The square `col` read with the GADDAG list `list`; `left`: the leftmost column of the
@@ -217,11 +198,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             return;
         }
         let i = r * self.view.cols + col;
-        let allowed = if self.rack[BLANK_SLOT] > 0 {
-            self.cross.mask[i]
-        } else {
-            self.cross.mask[i] & self.on_rack
-        };
+        let allowed = if self.rack[BLANK_SLOT] > 0 { self.cross.mask[i] } else { self.cross.mask[i] & self.on_rack };
         // The letters both the square and the list allow, in letter order (the order of the
         // list's arcs), each arc found at once from the list's letter mask.
         let mut todo = allowed & self.kwg.letters(list);
@@ -266,11 +243,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             }
             Way::Tile | Way::Blank => {
                 let sq = view.sqmap[i];
-                let value = if way == Way::Tile {
-                    rules.new_value(sq, letter)
-                } else {
-                    0
-                };
+                let value = if way == Way::Tile { rules.new_value(sq, letter) } else { 0 };
                 self.cells[col] = letter as i32 | if way == Way::Blank { BLANK_FLAG } else { 0 };
                 n.sum += value;
                 n.mult *= rules.word_mult[sq];
@@ -285,8 +258,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         }
         let accepts = Kwg::accepts(arc);
         let next = Kwg::target(arc);
-        let single_both_ways =
-            view.transposed && n.tiles == 1 && self.cross.base[r * cols + anchor] >= 0;
+        let single_both_ways = view.transposed && n.tiles == 1 && self.cross.base[r * cols + anchor] >= 0;
         let max_word = rules.max_word as usize;
         if col <= anchor {
             let left_free = col == 0 || view.at(r, col - 1) == 0;
@@ -317,11 +289,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             if accepts && right_free && n.tiles > 0 && !single_both_ways {
                 self.record(left, col, n);
             }
-            if next != 0
-                && col + 1 < cols
-                && col + 1 - left < max_word
-                && self.can_enter(col + 1, next)
-            {
+            if next != 0 && col + 1 < cols && col + 1 - left < max_word && self.can_enter(col + 1, next) {
                 self.walk(col + 1, next, left, n);
             }
         }
@@ -341,11 +309,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         if on_board != 0 {
             return on_board > 32 || self.kwg.letters(list) & bit(on_board) != 0;
         }
-        let allowed = if self.rack[BLANK_SLOT] > 0 {
-            self.cross.mask[i]
-        } else {
-            self.cross.mask[i] & self.on_rack
-        };
+        let allowed = if self.rack[BLANK_SLOT] > 0 { self.cross.mask[i] } else { self.cross.mask[i] & self.on_rack };
         allowed & self.kwg.letters(list) != 0
     }
 
@@ -399,8 +363,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             // best only: keep this move if its equity beats the best so far
             let equity = score as f64 + leaves.values[self.leave as usize];
             if sink.count > 0
-                && (equity < sink.best_equity
-                    || (equity == sink.best_equity && sink.anchor_rank >= sink.best_rank))
+                && (equity < sink.best_equity || (equity == sink.best_equity && sink.anchor_rank >= sink.best_rank))
             {
                 return;
             }

@@ -55,22 +55,14 @@ impl Rules {
         ];
         for (name, got, wanted) in sizes {
             if got != wanted {
-                return Err(format!(
-                    "rules table {name} has {got} entries, the board needs {wanted}"
-                ));
+                return Err(format!("rules table {name} has {got} entries, the board needs {wanted}"));
             }
         }
         if self.start.0 >= self.rows || self.start.1 >= self.cols {
-            return Err(format!(
-                "start square {:?} is off a {}x{} board",
-                self.start, self.rows, self.cols
-            ));
+            return Err(format!("start square {:?} is off a {}x{} board", self.start, self.rows, self.cols));
         }
         if self.max_word > crate::movegen::MAX_WORD as i64 || self.min_word < 1 {
-            return Err(format!(
-                "word lengths {}..{} out of range",
-                self.min_word, self.max_word
-            ));
+            return Err(format!("word lengths {}..{} out of range", self.min_word, self.max_word));
         }
         Ok(())
     }

@@ -70,9 +70,7 @@ fn tile_cap(rules: &Rules, rack: &Rack) -> [i64; MAX_WORD + 1] {
     let mut best = Vec::new();
     for (letter, &count) in rack.iter().enumerate().skip(1) {
         if count > 0 {
-            let top = (0..rules.squares())
-                .map(|sq| rules.new_value(sq, letter))
-                .fold(0, i64::max);
+            let top = (0..rules.squares()).map(|sq| rules.new_value(sq, letter)).fold(0, i64::max);
             best.extend(std::iter::repeat_n(top, count as usize));
         }
     }
@@ -219,8 +217,7 @@ fn anchor_bound(
                 tight = value;
             }
             if rb.blank_leave_bound[k] > NEG_INF {
-                let value = (score - (new_sum - new_sum.min(rb.tile_cap[k - 1])) * m) as f64
-                    + rb.blank_leave_bound[k];
+                let value = (score - (new_sum - new_sum.min(rb.tile_cap[k - 1])) * m) as f64 + rb.blank_leave_bound[k];
                 if value > with_blank {
                     with_blank = value;
                 }
@@ -272,18 +269,9 @@ fn list_anchors(
                 if !view.is_anchor(r, c) {
                     continue;
                 }
-                let (bound, tight, blank) =
-                    anchor_bound(rules, view, &sq_best, &cross_best, &rb, r, c, last_anchor);
+                let (bound, tight, blank) = anchor_bound(rules, view, &sq_best, &cross_best, &rb, r, c, last_anchor);
                 if bound > NEG_INF {
-                    anchors.push(Anchor {
-                        view: v,
-                        row: r,
-                        col: c,
-                        last: last_anchor,
-                        bound,
-                        tight,
-                        blank,
-                    });
+                    anchors.push(Anchor { view: v, row: r, col: c, last: last_anchor, bound, tight, blank });
                 }
                 last_anchor = c as i64;
             }
@@ -296,11 +284,7 @@ fn list_anchors(
 /// the negated keys).
 fn descending(keys: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&a, &b| {
-        (-keys[a])
-            .partial_cmp(&(-keys[b]))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    order.sort_by(|&a, &b| (-keys[a]).partial_cmp(&(-keys[b])).unwrap_or(std::cmp::Ordering::Equal));
     order
 }
 
@@ -337,25 +321,10 @@ pub fn best_move(
     let fits = rack_letters(rack);
     let crosses = [0, 1].map(|v| {
         let view = &q.views[v];
-        CrossChecks::of_rows(
-            &q.kwg,
-            q.dawg_root,
-            q.rules,
-            view,
-            &vec![true; view.rows],
-            fits,
-        )
+        CrossChecks::of_rows(&q.kwg, q.dawg_root, q.rules, view, &vec![true; view.rows], fits)
     });
     let wanted = [vec![true; q.views[0].rows], vec![true; q.views[1].rows]];
-    let anchors = list_anchors(
-        q.rules,
-        q.views,
-        &crosses,
-        rack,
-        &leaves,
-        leave_bound,
-        &wanted,
-    );
+    let anchors = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
     let n = anchors.len();
     let mut rank: Vec<f64> = (0..n).map(|i| i as f64).collect();
     if !ties_in_order {
@@ -377,20 +346,8 @@ pub fn best_move(
         }
         sink.anchor_rank = rank[i];
         let a = anchors[i];
-        let mut walk = Walk::new(
-            q.kwg,
-            q.gaddag_root,
-            q.rules,
-            &q.views[a.view],
-            &crosses[a.view],
-            &mut sink,
-            rack,
-        );
+        let mut walk = Walk::new(q.kwg, q.gaddag_root, q.rules, &q.views[a.view], &crosses[a.view], &mut sink, rack);
         walk.search_anchor(a.row, a.col, a.last, a.blank);
     }
-    Outcome {
-        record: sink.records.first().copied(),
-        states: sink.states(),
-        arcs: sink.arcs(),
-    }
+    Outcome { record: sink.records.first().copied(), states: sink.states(), arcs: sink.arcs() }
 }
