@@ -16,27 +16,13 @@ import argparse
 import importlib.util
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
-import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_search import mid_game_positions  # noqa: E402
-from common import ROOT, machine  # noqa: E402
-
-
-def counting_core(folder: Path) -> Path:
-    """The core built with its counters, as an extension module file in ``folder``."""
-    subprocess.run(["maturin", "build", "--release", "--quiet", "--features", "counters", "--manifest-path",
-                    str(ROOT / "rust" / "Cargo.toml"), "--out", str(folder)], cwd=ROOT, check=True)  # fmt: skip
-    (wheel,) = folder.glob("*.whl")
-    with zipfile.ZipFile(wheel) as zf:
-        (name,) = [n for n in zf.namelist() if n.startswith("literaki_cli/_core") and n.endswith(".so")]
-        target = folder / Path(name).name
-        target.write_bytes(zf.read(name))
-    return target
+from common import ROOT, core_module, machine  # noqa: E402
 
 
 def load_as_core(path: Path) -> None:
@@ -60,7 +46,7 @@ def main() -> None:
         sys.exit(f"no lexicon at {args.lexicon}: build one with `literaki build-lexicon` or give --lexicon")
     rows = mid_game_positions(args.lexicon, args.positions, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        load_as_core(counting_core(Path(tmp)))
+        load_as_core(core_module(ROOT, Path(tmp), ("counters",)))
         from literaki_cli.engine.lexicon import Lexicon
         from literaki_cli.engine.movegen import MoveGenerator
         from literaki_cli.equity.equity import Equity

@@ -89,28 +89,38 @@ def base_worktree(revision: str, folder: Path) -> Iterator[Path]:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
 
 
+def core_module(tree: Path, out: Path, features: tuple[str, ...] = ()) -> Path:
+    """The Rust core of ``tree`` built by maturin as a release wheel (with the cargo ``features``
+    given), its extension module taken out into ``out``; returns that file."""
+    import zipfile
+
+    feature_args = ["--features", ",".join(features)] if features else []
+    subprocess.run(["maturin", "build", "--release", "--quiet", *feature_args, "--manifest-path",
+                    str(tree / "rust" / "Cargo.toml"), "--out", str(out)], cwd=tree, check=True,
+                   capture_output=True)  # fmt: skip
+    (wheel,) = out.glob("*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        (name,) = [n for n in zf.namelist() if n.startswith("literaki_cli/_core") and n.endswith(".so")]
+        target = out / Path(name).name
+        target.write_bytes(zf.read(name))
+    return target
+
+
 def build_core(tree: Path) -> str:
-    """Build the Rust core of ``tree`` (when it has one) as a release wheel and put its extension
+    """Build the Rust core of ``tree`` (when it has one) in release mode and put its extension
     module into the tree's package folder, so that ``PYTHONPATH=tree`` measures exactly that
     source and never a stale or debug build.  Returns what the tree's engine is."""
     import shutil
     import tempfile
-    import zipfile
 
-    manifest = tree / "rust" / "Cargo.toml"
-    if not manifest.is_file():
+    if not (tree / "rust" / "Cargo.toml").is_file():
         return "numba kernels (no Rust core)"
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run(["maturin", "build", "--release", "--quiet", "--manifest-path", str(manifest), "--out", out],
-                       cwd=tree, check=True, capture_output=True)  # fmt: skip
-        (wheel,) = Path(out).glob("*.whl")
-        with zipfile.ZipFile(wheel) as zf:
-            (name,) = [n for n in zf.namelist() if n.startswith("literaki_cli/_core") and n.endswith(".so")]
-            # a new file, then renamed over the old: a process that has the old one loaded keeps it
-            partial = tree / (name + ".partial")
-            with zf.open(name) as source, open(partial, "wb") as target:
-                shutil.copyfileobj(source, target)
-            partial.replace(tree / name)
+        built = core_module(tree, Path(out))
+        # a new file renamed over the old one: a process that has the old one loaded keeps it
+        partial = tree / "literaki_cli" / (built.name + ".partial")
+        shutil.copyfile(built, partial)
+        partial.replace(tree / "literaki_cli" / built.name)
     return "Rust core, release build"
 
 

@@ -6,6 +6,7 @@
 //! the cross word a tile there would make, so that a move's score is summed as it is built.
 
 use crate::kwg::Kwg;
+use crate::movegen::bit;
 use crate::rules::{Rules, END, START};
 
 pub const ACROSS: usize = 0;
@@ -126,11 +127,6 @@ fn completes(kwg: &Kwg, arc: u32, view: &View, c: usize, first: usize, bottom: u
         }
     }
     false
-}
-
-#[inline(always)]
-fn bit(letter: u32) -> u32 {
-    1u32.checked_shl(letter.wrapping_sub(1)).unwrap_or(0)
 }
 
 impl CrossChecks {

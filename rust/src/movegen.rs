@@ -42,6 +42,11 @@ pub fn rack_letters(rack: &Rack) -> u32 {
     if rack[BLANK_SLOT] > 0 {
         return ALL_LETTERS;
     }
+    letters_on(rack)
+}
+
+/// The letters the rack holds as tiles (blanks aside), as a cross-check mask.
+pub fn letters_on(rack: &Rack) -> u32 {
     (1..=32u32).filter(|&l| rack[l as usize] > 0).fold(0, |m, l| m | bit(l))
 }
 
@@ -168,7 +173,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         self.blank_bound = blank_bound;
         self.cut_blanks = self.sink.leaves.is_some() && blank_bound < f64::INFINITY;
         self.leave = self.sink.leaves.as_ref().map_or(-1, |l| l.values.len() as i64 - 1);
-        self.on_rack = (1..=32u32).filter(|&l| self.rack[l as usize] > 0).fold(0, |m, l| m | bit(l));
+        self.on_rack = letters_on(self.rack);
         self.walk(anchor, self.gaddag_root, anchor, Partial { tiles: 0, sum: 0, mult: 1, cross: 0 });
     }
 

@@ -319,11 +319,8 @@ pub fn best_move(
     // Only the rack's letters are ever read from a cross-check (every letter with a blank): the
     // other letters' DAWG walks are skipped, as generate skips them.
     let fits = rack_letters(rack);
-    let crosses = [0, 1].map(|v| {
-        let view = &q.views[v];
-        CrossChecks::of_rows(&q.kwg, q.dawg_root, q.rules, view, &vec![true; view.rows], fits)
-    });
     let wanted = [vec![true; q.views[0].rows], vec![true; q.views[1].rows]];
+    let crosses = [0, 1].map(|v| CrossChecks::of_rows(&q.kwg, q.dawg_root, q.rules, &q.views[v], &wanted[v], fits));
     let anchors = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
     let n = anchors.len();
     let mut rank: Vec<f64> = (0..n).map(|i| i as f64).collect();
