@@ -65,6 +65,49 @@ def test_the_core_equals_the_numba_kernels_on_the_sjp_positions(sjp_lexicon):
         assert_same(generator, equity, position.board, position.rack, 50)
 
 
+@pytest.mark.parametrize("variant, rules", BOARDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 100_000), n_moves=st.integers(0, 8), rack=racks, unseen=st.integers(0, 30),
+       plies=st.integers(1, 4))  # fmt: skip
+def test_the_cores_rollouts_equal_the_numba_rollout(small_lexicon, variant, rules, seed, n_moves, rack, unseen, plies):  # noqa: F811
+    """Every candidate (placements, exchanges, a pass) in a few futures, bag sizes from empty (the
+    game ends) to mid-game, the empty board (no shared reply) included: the same numbers."""
+    from literaki_cli.montecarlo.rollout_numba import numba_answer
+    from literaki_cli.montecarlo.simulation import Candidate, SimPosition, Simulator, draw_future, static_candidates
+    from literaki_cli.montecarlo.winmodel import open_win_model
+
+    lexicon, _ = small_lexicon
+    rng = random.Random(seed)
+    board = Board.for_variant(variant)
+    play_random_moves(MoveGenerator(lexicon, variant), board, rng, n_moves)
+    sim = SimPosition(variant, board, rack, None, sorted(rng.choice(LETTERS + "?") for _ in range(unseen)), spread=5)
+    equity = Equity(open_leaves(), variant)
+    candidates = static_candidates(sim, lexicon, equity, 6) + [Candidate.of_pass(rack, 0.0)]
+    simulator = Simulator(sim, lexicon, equity, open_win_model(), plies, candidates, workers=1)
+    futures = [draw_future(sim, seed, i) for i in range(3)]
+    got = simulator.answers(futures, list(range(len(candidates))))
+    for i, future in enumerate(futures):
+        for j in range(len(candidates)):
+            expected = numba_answer(simulator, j, future)
+            assert got[i, j].tobytes() == expected.tobytes(), (candidates[j], future)
+
+
+def test_the_simulation_is_the_same_on_any_number_of_threads(small_lexicon):  # noqa: F811
+    from literaki_cli.montecarlo.simulation import SimPosition, Simulator, draw_future, static_candidates
+    from literaki_cli.montecarlo.winmodel import open_win_model
+
+    lexicon, _ = small_lexicon
+    board = Board.for_variant(LITERAKI)
+    play_random_moves(MoveGenerator(lexicon, LITERAKI), board, random.Random(3), 6)
+    sim = SimPosition(LITERAKI, board, "aeio?kr", None, sorted("abcdefghijklmnoprstuwyzż?" * 2), spread=0)
+    equity = Equity(open_leaves(), LITERAKI)
+    candidates = static_candidates(sim, lexicon, equity, 8)
+    futures = [draw_future(sim, 11, i) for i in range(24)]
+    answers = [Simulator(sim, lexicon, equity, open_win_model(), 2, candidates, workers=n).answers(futures, [0, 2, 5])
+               for n in (1, 2, 3)]  # fmt: skip
+    assert answers[0].tobytes() == answers[1].tobytes() == answers[2].tobytes()
+
+
 leave_racks = st.text(alphabet="aąeiozżkrtsnłć?", min_size=0, max_size=7).filter(lambda r: r.count("?") <= 2)
 
 

@@ -41,17 +41,12 @@ def static_words(lexicon, sim: SimPosition, count: int = 10) -> list[tuple[str |
 
 def interrupt_at(monkeypatch, where: str) -> None:
     """Ctrl-C at one step of a simulation before its first round finished: while the candidates
-    are ranked (the move generator's kernels load), while the simulator is made (the rollout's
-    kernels load), while the worker processes start, or during the first round."""
+    are ranked, while the simulator is made (its threads start), or during the first round."""
 
     def ctrl_c(*args, **kwargs):
         raise KeyboardInterrupt
 
-    class Context:  # multiprocessing.get_context("fork"), whose Pool is cut short while it starts
-        Pool = staticmethod(ctrl_c)
-
     targets = {"ranking": ("static_candidates", ctrl_c), "simulator": ("Simulator", ctrl_c),
-               "workers": ("multiprocessing", type("Multiprocessing", (), {"get_context": lambda self, _: Context})()),
                "round": ("_run_round", ctrl_c)}  # fmt: skip
     name, value = targets[where]
     monkeypatch.setattr(simulation, name, value)
@@ -60,7 +55,7 @@ def interrupt_at(monkeypatch, where: str) -> None:
 # --------------------------------------------------------------------------- solve --sim: Ctrl-C early
 
 
-@pytest.mark.parametrize("where, workers", [("simulator", 1), ("workers", 2), ("round", 1), ("round", 2)])
+@pytest.mark.parametrize("where, workers", [("simulator", 1), ("simulator", 2), ("round", 1), ("round", 2)])
 def test_sim_ctrl_c_before_the_first_round_keeps_the_static_ranking(flowing_lexicon, monkeypatch, where, workers):
     """The library: Ctrl-C before a round finished ends the simulation with no iteration, the
     candidates in their static order, never a KeyboardInterrupt out of it."""
@@ -88,7 +83,7 @@ def test_sim_ctrl_c_while_the_candidates_are_ranked_says_none_were(flowing_lexic
     assert record["interrupted"] is True and record["iterations"] == 0 and record["candidates"] is None
 
 
-@pytest.mark.parametrize("where, workers", [("simulator", "1"), ("workers", "2"), ("round", "2")])
+@pytest.mark.parametrize("where, workers", [("simulator", "1"), ("simulator", "2"), ("round", "2")])
 def test_solve_sim_ctrl_c_before_the_first_round_prints_the_static_candidates(capsys, flowing_lexicon, monkeypatch,
                                                                               where, workers):  # fmt: skip
     sim = game_sim()

@@ -134,9 +134,9 @@ def test_going_out_with_the_bag_empty_counts_the_opponents_tiles_twice(flowing_l
     equity = Equity(open_leaves(), variant)
     candidates = [c for c in static_candidates(sim, flowing_lexicon, equity, 50) if len(c.tiles) == 2]
     assert candidates
-    simulator = Simulator(sim, flowing_lexicon, equity, open_win_model(), plies=2)
-    for c in candidates:
-        outcome = simulator.play(c, sim.board.with_tiles(c.tiles), draw_future(sim, 1, 0))
+    simulator = Simulator(sim, flowing_lexicon, equity, open_win_model(), plies=2, candidates=candidates)
+    for i, c in enumerate(candidates):
+        outcome = simulator.play(i, draw_future(sim, 1, 0))
         assert outcome.equity == c.score + 2 * (variant.value_of("ź") + variant.value_of("ż"))
         assert outcome.ply_scores == ()
         assert outcome.win == (1.0 if -3 + outcome.equity > 0 else 0.0)
@@ -149,10 +149,10 @@ def test_the_last_leave_counts_for_whoever_moved_last(flowing_lexicon, variant):
     one = run(flowing_lexicon, sim, iterations=8, candidates=2, plies=1, seed=2, workers=1)
     assert len(one.candidates[0].plies()) == 1
     assert one.as_dict()["sim"]["plies"] == 1
-    simulator = Simulator(sim, flowing_lexicon, equity, open_win_model(), plies=1)
     candidate = static_candidates(sim, flowing_lexicon, equity, 1)[0]
+    simulator = Simulator(sim, flowing_lexicon, equity, open_win_model(), plies=1, candidates=[candidate])
     future = draw_future(sim, 2, 0)
-    outcome = simulator.play(candidate, sim.board.with_tiles(candidate.tiles), future)
+    outcome = simulator.play(0, future)
     # Replay the opponent's reply independently: its best static equity on the board after the candidate.
     from literaki_cli.analysis.solve import solve
 
@@ -212,33 +212,13 @@ def test_ctrl_c_in_a_terminal_prints_the_results_so_far(flowing_lexicon, tmp_pat
     assert child.exitstatus == 130  # README, "Exit codes": interrupted, what was finished kept
 
 
-def test_literki_forced_exchange_squares_swap_the_next_rack(flowing_lexicon):
-    from literaki_cli.engine import alphabet
+def test_literki_simulates_with_its_forced_exchange_squares(flowing_lexicon):
+    """The rule itself (the next rack swapped while the bag allows) is tested in the core
+    (rust/src/rollout.rs) and against the numba rollout (tests/test_core_port.py)."""
     from literaki_cli.engine.variant import load_variant
-    from literaki_cli.montecarlo.rollout import RACK_ROOM, _forced_exchange, codes
 
     literki = load_variant("literki")
-    square = sorted(literki.effect_squares("forced-exchange"))[0]
     sim = start(literki, "aeiknst")
-    simulator = Simulator(sim, flowing_lexicon, Equity(open_leaves(), literki), open_win_model(), plies=2)
-
-    def swap(on: tuple[int, int], bag_text: str) -> tuple[list[str], str]:
-        """The compiled rollout's rule on racks "ab" (mover) and "cdefghi" after a tile on ``on``."""
-        racks = np.zeros((2, RACK_ROOM), dtype=np.int64)
-        for who, text in enumerate(["ab", "cdefghi"]):
-            racks[who, : len(text)] = codes(text)
-        sizes = np.array([2, 7], dtype=np.int64)
-        bag = np.zeros(64, dtype=np.int64)
-        bag[: len(bag_text)] = codes(bag_text)
-        ends = np.array([0, len(bag_text)], dtype=np.int64)
-        fired = on in literki.effect_squares("forced-exchange")
-        _forced_exchange(simulator.rules, racks, sizes, 1, bag, ends, fired)
-        text = ["".join(alphabet.LETTER_OF[int(c)] for c in racks[w, : sizes[w]]) for w in range(2)]
-        return text, "".join(alphabet.LETTER_OF[int(c)] for c in bag[ends[0] : ends[1]])
-
-    assert swap(square, "jklmnoprstu") == (["ab", "jklmnop"], "rstucdefghi")
-    assert swap((7, 7), "jklmnoprstu") == (["ab", "cdefghi"], "jklmnoprstu")  # not a WYM square: nothing happens
-    assert swap(square, "jklmn") == (["ab", "cdefghi"], "jklmn")  # fewer tiles than the rule needs
     result = run(flowing_lexicon, sim, iterations=8, candidates=3, seed=4, workers=1)
     assert result.iterations == 8 and result.candidates[0].iterations == 8
 

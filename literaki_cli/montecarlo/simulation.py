@@ -22,9 +22,7 @@ iterations asked for.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -33,11 +31,12 @@ import numpy as np
 
 from literaki_cli.analysis.solve import FoundMove, solve
 from literaki_cli.analysis.stats import mean_ci
+from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
-from literaki_cli.engine.movegen import MoveGenerator, board_views
-from literaki_cli.engine.movegen_numba import anchor_table, changed_lines, empty_anchor_table, leave_bounds
+from literaki_cli.engine.movegen import BLANK_SLOT as BLANK_CODE
+from literaki_cli.engine.movegen import MoveGenerator, core_call
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
@@ -53,19 +52,14 @@ from literaki_cli.montecarlo.rollout import (
     PLACE_KIND,
     PLAYED,
     PLY_SCORES,
-    RACK_ROOM,
     SPREAD,
-    SharedReply,
-    codes,
-    rollout,
-    rollout_rules,
 )
 from literaki_cli.montecarlo.settings import STOP_LEVELS, SimSettings, sim_answer
 
 #: Iterations per round: results are merged and the stopping rule is applied between rounds.
 ROUND = 32
-#: Iterations per task given to a worker process.
-TASK = 2
+#: Iterations per thread in one call into the core (Ctrl-C is seen between calls).
+TASK = 4
 #: The stopping rule waits for this many iterations (a few dozen lucky draws prove nothing).
 MIN_ITERATIONS_TO_STOP = 64
 #: Simulations are of two-player games.
@@ -165,88 +159,81 @@ class Outcome:
 
 
 class Simulator:
-    """Plays candidates into futures (one per process: it holds the move generator); each
-    candidate-iteration is one call of the compiled rollout (:mod:`literaki_cli.montecarlo.rollout`)."""
+    """Plays a position's candidates into futures: the rollouts run in the Rust core
+    (``_core.Simulation``, :mod:`literaki_cli.montecarlo.rollout` documents their rules), on
+    ``workers`` threads; only the win model's lookup stays here."""
 
-    def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int) -> None:
+    def __init__(self, sim: SimPosition, lexicon: Lexicon, equity: Equity, win_model, plies: int,
+                 candidates: list[Candidate], workers: int = 1) -> None:  # fmt: skip
+        from literaki_cli import _core
+
         self.sim = sim
-        generator = MoveGenerator(lexicon, sim.variant)
-        self.rules = rollout_rules(generator, equity, sim.variant)
+        self.lexicon = lexicon
         self.equity = equity
         self.win_model = win_model
         self.plies = plies
-        self.rack = codes(sim.rack)
-        self.forced_exchange_squares = sim.variant.effect_squares("forced-exchange")
-        self._futures: tuple[Future | None, np.ndarray, np.ndarray] = (None, self.rack, self.rack)
-        self._views = board_views(sim.board, sim.variant, generator.maps)
-        self._empty_board = sim.board.is_empty()
-        self._tables: tuple[Future | None, dict] = (None, {})  # the shared replies of one future, by leave weights
-        self._changed: dict[int, np.ndarray] = {}  # the lines each candidate changes (by id)
-        self._no_table = empty_anchor_table()
+        self.candidates = candidates
+        self.generator = MoveGenerator(lexicon, sim.variant)
+        variant, layout = sim.variant, sim.variant.board
+        forced = [False] * (layout.rows * layout.columns)
+        for r, c in variant.effect_squares("forced-exchange"):
+            forced[r * layout.columns + c] = True
+        rules = (int(equity.rules.shrink_below), float(equity.rules.kept_tile_factor), int(variant.exchange_min_bag),
+                 variant.exchange_max_per_player > 0, forced, int(variant.forced_exchange_min_bag))  # fmt: skip
+        self.core = core_call(_core.Simulation, self.generator.core, equity.leaves.core, equity.tile_value, rules,
+                              np.ascontiguousarray(sim.board.letters, dtype=np.uint8),
+                              np.ascontiguousarray(sim.board.blanks, dtype=np.bool_), _codes(sim.rack),
+                              [_core_candidate(c) for c in candidates], workers)  # fmt: skip
 
-    def _reply(self, candidate: Candidate, board_after: Board, future: Future) -> SharedReply:
-        """The opponent's first reply to ``candidate`` as the candidates of ``future`` share it:
-        the position's anchors with their best moves for the opponent's rack, made once per
-        future and leave weights; not on an empty board that the candidate lays tiles on (the
-        start square is then no anchor any more)."""
-        drawn = min(len(candidate.tiles), len(future.bag)) if candidate.kind == PLACE else 0
-        bag = len(future.bag) - drawn  # at the opponent's reply
-        weight, kept_factor = self.equity.rules.weights(bag)
-        if self._empty_board and candidate.kind == PLACE:
-            return SharedReply(False, self._no_table, weight, kept_factor, np.zeros((2, 1), dtype=np.bool_))
-        if self._tables[0] is not future:
-            self._tables = (future, {})
-        tables = self._tables[1]
-        if (weight, kept_factor) not in tables:
-            leaves = self.equity.for_rack(future.opponent_rack, bag)
-            bound = leave_bounds(len(future.opponent_rack), leaves.values, leaves.sizes)
-            tables[weight, kept_factor] = anchor_table(self.rules.graph, self.rules.rules, *self._views, leaves.rack,
-                                                       leaves.place, leaves.values, bound)  # fmt: skip
-        changed = self._changed.get(id(candidate))
-        if changed is None:
-            rows = np.array([t.row for t in candidate.tiles], dtype=np.int64)
-            cols = np.array([t.col for t in candidate.tiles], dtype=np.int64)
-            changed = self._changed[id(candidate)] = changed_lines(board_after.letters, rows, cols, rows.shape[0])
-        return SharedReply(True, tables[weight, kept_factor], weight, kept_factor, changed)
+    def answers(self, futures: list[Future], active: list[int]) -> np.ndarray:
+        """The core's answers (see :mod:`literaki_cli.montecarlo.rollout`, SPREAD ...) for the
+        candidates numbered ``active`` in each future: an array [futures, candidates, answer]."""
+        futures_codes = [(_codes(f.opponent_rack), _codes("".join(f.bag))) for f in futures]
+        return core_call(self.core.run, futures_codes, active, self.plies)
 
-    def _future_codes(self, future: Future) -> tuple[np.ndarray, np.ndarray]:
-        """The opponent's rack and the bag of ``future`` as codes (kept for its candidates)."""
-        if self._futures[0] is not future:
-            self._futures = (future, codes(future.opponent_rack), codes("".join(future.bag)))
-        return self._futures[1], self._futures[2]
+    def run(self, iterations: list[int], active: list[int], seed: int) -> np.ndarray:
+        """Iterations ``iterations`` for the candidates numbered ``active``: an array
+        [iterations, candidates, columns] (see EQUITY_COL ...)."""
+        answers = self.answers([draw_future(self.sim, seed, i) for i in iterations], active)
+        out = np.full((len(iterations), len(active), PLY_COLS + 2 * self.plies), np.nan)
+        for i in range(len(iterations)):
+            for j in range(len(active)):
+                out[i, j] = _outcome_row(self.outcome(answers[i, j]), self.plies)
+        return out
 
-    def play(self, candidate: Candidate, board_after: Board, future: Future) -> Outcome:
-        """``candidate`` (laid on ``board_after``) followed by ``plies`` best replies in ``future``."""
-        opponent, bag_codes = self._future_codes(future)
-        racks = np.zeros((2, RACK_ROOM), dtype=np.int64)
-        sizes = np.array([self.rack.shape[0], opponent.shape[0]], dtype=np.int64)
-        racks[0, : sizes[0]] = self.rack
-        racks[1, : sizes[1]] = opponent
-        bag = np.zeros(bag_codes.shape[0] + RACK_ROOM * (self.plies + 1), dtype=np.int64)
-        bag[: bag_codes.shape[0]] = bag_codes
-        ends = np.array([0, bag_codes.shape[0]], dtype=np.int64)
-        if candidate.kind == PLACE:
-            kind, tiles = PLACE_KIND, codes(_laid(candidate.tiles))
-            forced = any((t.row, t.col) in self.forced_exchange_squares for t in candidate.tiles)
-        else:
-            kind = EXCHANGE_KIND if candidate.kind == EXCHANGE else PASS_KIND
-            tiles, forced = codes(candidate.exchange), False
-        out = np.zeros(PLY_SCORES + 2 * self.plies)
-        rollout(self.rules, board_after.letters.copy(), board_after.blanks.copy(), racks, sizes, bag, ends, kind, tiles,
-                forced, candidate.score, self.plies, out, self._reply(candidate, board_after, future))  # fmt: skip
-        spread = float(out[SPREAD])
-        played = int(out[PLAYED])
-        scores = tuple(int(out[PLY_SCORES + 2 * k]) for k in range(played))
-        bingos = tuple(bool(out[PLY_SCORES + 2 * k + 1]) for k in range(played))
-        if out[OVER]:
+    def play(self, candidate: int, future: Future) -> Outcome:
+        """Candidate number ``candidate`` followed by ``plies`` best replies in ``future``."""
+        return self.outcome(self.answers([future], [candidate])[0, 0])
+
+    def outcome(self, answer: np.ndarray) -> Outcome:
+        """One rollout's answer (SPREAD ...) as an :class:`Outcome`, with its win estimate."""
+        spread = float(answer[SPREAD])
+        played = int(answer[PLAYED])
+        scores = tuple(int(answer[PLY_SCORES + 2 * k]) for k in range(played))
+        bingos = tuple(bool(answer[PLY_SCORES + 2 * k + 1]) for k in range(played))
+        if answer[OVER]:
             final = self.sim.spread + spread
             win = 1.0 if final > 0 else 0.5 if final == 0 else 0.0
         else:
-            last = int(out[LAST])
+            last = int(answer[LAST])
             final = (1 if last == 0 else -1) * (self.sim.spread + spread)  # the last mover's view
-            p = float(self.win_model.probability(final, int(out[BAG_LEFT])))
+            p = float(self.win_model.probability(final, int(answer[BAG_LEFT])))
             win = p if last == 0 else 1.0 - p
         return Outcome(spread, win, scores, bingos)
+
+
+def _codes(tiles: str) -> list[int]:
+    """Letter codes of a rack or bag written as text ('?' = a blank, code 0), in its order."""
+    return [BLANK_CODE if ch == BLANK else alphabet.CODE_OF[ch] for ch in tiles]
+
+
+def _core_candidate(candidate: Candidate) -> tuple:
+    """A candidate as the core takes it: (kind, laid tiles, returned tiles, score)."""
+    if candidate.kind == PLACE:
+        laid = [(t.row, t.col, alphabet.CODE_OF[t.letter], t.blank) for t in candidate.tiles]
+        return PLACE_KIND, laid, [], candidate.score
+    kind = EXCHANGE_KIND if candidate.kind == EXCHANGE else PASS_KIND
+    return kind, [], _codes(candidate.exchange) if kind == EXCHANGE_KIND else [], candidate.score
 
 
 def _laid(tiles: list[Tile] | tuple[Tile, ...]) -> str:
@@ -274,8 +261,6 @@ def static_candidates(sim: SimPosition, lexicon: Lexicon, equity: Equity, count:
 #: Per iteration and candidate: equity, win, then the score and bingo (0/1) of each ply (NaN: not played).
 EQUITY_COL, WIN_COL, PLY_COLS = 0, 1, 2
 
-_WORKER: dict = {}
-
 
 def _outcome_row(outcome: Outcome, plies: int) -> np.ndarray:
     row = np.full(PLY_COLS + 2 * plies, np.nan)
@@ -287,34 +272,12 @@ def _outcome_row(outcome: Outcome, plies: int) -> np.ndarray:
     return row
 
 
-def _run_iterations(task: tuple[list[int], list[int]]) -> np.ndarray:
-    """Iterations ``task[0]`` for the candidates numbered ``task[1]``: array [iterations, candidates, columns]."""
-    iterations, active = task
-    simulator: Simulator = _WORKER["simulator"]
-    candidates: list[Candidate] = _WORKER["candidates"]
-    boards: list[Board] = _WORKER["boards"]
-    seed: int = _WORKER["seed"]
-    out = np.empty((len(iterations), len(active), PLY_COLS + 2 * simulator.plies))
-    for i, iteration in enumerate(iterations):
-        future = draw_future(simulator.sim, seed, iteration)
-        for j, c in enumerate(active):
-            out[i, j] = _outcome_row(simulator.play(candidates[c], boards[c], future), simulator.plies)
-    return out
-
-
-def _run_round(pool, batch: list[int], active: list[int]) -> np.ndarray:
-    """One round's iterations, shared among the pool's workers in order (the rows come back in
-    iteration order, whoever computed them)."""
-    if pool is None:
-        return _run_iterations((batch, active))
-    # Small tasks, handed out as workers come free: an iteration's cost varies tenfold (a blank
-    # on a rack multiplies the moves), so equal shares would leave one worker waiting.
-    tasks = [(batch[k : k + TASK], active) for k in range(0, len(batch), TASK)]
-    return np.concatenate(pool.map(_run_iterations, tasks, chunksize=1), axis=0)
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+def _run_round(simulator: Simulator, batch: list[int], active: list[int], seed: int, workers: int) -> np.ndarray:
+    """One round's iterations, in calls of a few iterations per thread, so that Ctrl-C is seen
+    between them (a call into the core runs to its end); the rows in iteration order."""
+    step = TASK * workers
+    parts = [simulator.run(batch[k : k + step], active, seed) for k in range(0, len(batch), step)]
+    return np.concatenate(parts, axis=0)
 
 
 # --------------------------------------------------------------------------- results
@@ -390,7 +353,7 @@ class SimResult:
     interrupted: bool = False  # Ctrl-C ended it; the results are those of the finished rounds
     seconds: float = 0.0
     bag: int | None = 0  # None: not known (Ctrl-C came before the position was read)
-    workers: int = 1  # the processes that ran it
+    workers: int = 1  # the threads that ran it
     ranked: bool = True  # False: Ctrl-C came before the candidates were ranked (none is known)
 
     @property
@@ -465,50 +428,39 @@ def simulate_candidates(
     if not candidates:
         return result
     z = STOP_LEVELS[settings.stop] if settings.stop else None
-    pool = None
     try:
+        simulator = Simulator(sim, lexicon, equity, win_model, settings.plies, candidates, workers)
+    except KeyboardInterrupt:  # no round has run: every candidate keeps its static place
+        result.interrupted = True
+    while not result.interrupted and result.iterations < settings.iterations:
+        active = [i for i, r in enumerate(results) if not r.cut]
+        if z is not None and len(active) < 2 and len(candidates) > 1:
+            result.stopped = True
+            break
+        done = result.iterations
+        batch = list(range(done, min(done + ROUND, settings.iterations)))
         try:
-            simulator = Simulator(sim, lexicon, equity, win_model, settings.plies)
-            boards = [sim.board.with_tiles(c.tiles) if c.kind == PLACE else sim.board for c in candidates]
-            _WORKER.update(simulator=simulator, candidates=candidates, boards=boards, seed=settings.seed)
-            if workers > 1:
-                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
-        except KeyboardInterrupt:  # no round has run: every candidate keeps its static place
+            rows = _run_round(simulator, batch, active, settings.seed, workers)
+        except KeyboardInterrupt:  # the round is dropped: every candidate keeps the same iterations
             result.interrupted = True
-        while not result.interrupted and result.iterations < settings.iterations:
-            active = [i for i, r in enumerate(results) if not r.cut]
-            if z is not None and len(active) < 2 and len(candidates) > 1:
-                result.stopped = True
-                break
-            done = result.iterations
-            batch = list(range(done, min(done + ROUND, settings.iterations)))
-            try:
-                rows = _run_round(pool, batch, active)
-            except KeyboardInterrupt:  # the round is dropped: every candidate keeps the same iterations
-                result.interrupted = True
-                break
-            for j, i in enumerate(active):
-                results[i].rows = np.concatenate([results[i].rows, rows[:, j]], axis=0)
-            result.iterations = done + len(batch)
-            try:
-                if progress:
-                    progress(len(batch))
-            except KeyboardInterrupt:  # this round is merged already: it counts
-                result.interrupted = True
-                break
-            if z is not None and result.iterations >= MIN_ITERATIONS_TO_STOP:
-                cut_candidates(results, z)
-            try:
-                if watch is not None:
-                    watch(replace(result, candidates=ranked(results), seconds=time.perf_counter() - started))
-            except KeyboardInterrupt:  # as for progress: the round counts
-                result.interrupted = True
-                break
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        _WORKER.clear()
+            break
+        for j, i in enumerate(active):
+            results[i].rows = np.concatenate([results[i].rows, rows[:, j]], axis=0)
+        result.iterations = done + len(batch)
+        try:
+            if progress:
+                progress(len(batch))
+        except KeyboardInterrupt:  # this round is merged already: it counts
+            result.interrupted = True
+            break
+        if z is not None and result.iterations >= MIN_ITERATIONS_TO_STOP:
+            cut_candidates(results, z)
+        try:
+            if watch is not None:
+                watch(replace(result, candidates=ranked(results), seconds=time.perf_counter() - started))
+        except KeyboardInterrupt:  # as for progress: the round counts
+            result.interrupted = True
+            break
     result.candidates = ranked(results)
     result.seconds = time.perf_counter() - started
     return result

@@ -8,13 +8,14 @@ pub mod board;
 pub mod kwg;
 pub mod leaves;
 pub mod movegen;
+pub mod rollout;
 pub mod rules;
 pub mod shadow;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Weak};
 
-use numpy::ndarray::Array2;
+use numpy::ndarray::{Array2, Array3};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
     PyUntypedArrayMethods,
@@ -26,6 +27,7 @@ use pyo3::prelude::*;
 use crate::board::View;
 use crate::kwg::Kwg;
 use crate::movegen::{Leaves, Rack, Record, RACK_SLOTS, RECORD_WIDTH};
+use crate::rollout::{Candidate, Future, LaidTile, RolloutRules};
 use crate::rules::{Rules, CODE_SPACE};
 use crate::shadow::{BestMoveQuery, Outcome};
 
@@ -383,6 +385,163 @@ fn move_leaves<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// A candidate as `literaki_cli/montecarlo/simulation.py` hands it over: (kind, the tiles it
+/// lays as (row, column, letter code, blank), the tiles it returns as codes, its score).
+type CandidateTuple = (i64, Vec<LaidTile>, Vec<i64>, i64);
+
+/// The equity's and the variant's rules of a simulation besides the move rules (see
+/// `rollout::RolloutRules`): (shrink_below, kept_tile_factor, exchange_min_bag, exchanges,
+/// forced-exchange squares row-major, forced_min_bag).
+type SimRulesTuple = (i64, f64, i64, bool, Vec<bool>, i64);
+
+/// One position's candidates played into futures (`Simulator` in
+/// `literaki_cli/montecarlo/simulation.py` holds one).
+#[pyclass(frozen, module = "literaki_cli._core")]
+struct Simulation {
+    generator: Py<Generator>,
+    leaves: Py<LeaveModel>,
+    tile_value: Vec<i64>,
+    shrink_below: i64,
+    kept_tile_factor: f64,
+    exchange_min_bag: i64,
+    exchanges: bool,
+    forced: Vec<bool>,
+    forced_min_bag: i64,
+    simulation: rollout::Simulation,
+    /// The threads the futures are shared among (None: one, the caller's).
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// Letter codes of a rack or bag (a blank 0), checked.
+fn codes(tiles: Vec<i64>, what: &str) -> PyResult<Vec<i64>> {
+    if tiles.iter().any(|&c| !(0..=32).contains(&c)) {
+        return Err(CoreError::new_err(format!("{what}: a letter code outside 0..32")));
+    }
+    Ok(tiles)
+}
+
+impl Simulation {
+    fn with_rules<T>(&self, py: Python<'_>, work: impl FnOnce(&RolloutRules) -> T) -> PyResult<T> {
+        let generator = self.generator.get();
+        self.leaves.get().with_model(py, |model| {
+            let t = RolloutRules {
+                kwg: Kwg { words: &generator.words },
+                gaddag_root: generator.gaddag_root,
+                dawg_root: generator.dawg_root,
+                rules: &generator.rules,
+                leaves: model,
+                tile_value: &self.tile_value,
+                shrink_below: self.shrink_below,
+                kept_tile_factor: self.kept_tile_factor,
+                exchange_min_bag: self.exchange_min_bag,
+                exchanges: self.exchanges,
+                forced: &self.forced,
+                forced_min_bag: self.forced_min_bag,
+            };
+            work(&t)
+        })
+    }
+}
+
+#[pymethods]
+impl Simulation {
+    /// `rules`: see `SimRulesTuple`; `letters`, `blanks`: the position's board; `rack`: the
+    /// mover's tiles as codes in rack order; `candidates`: see `CandidateTuple`; `threads`: how
+    /// many threads `run` shares the futures among.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        generator: Py<Generator>,
+        leaves: Py<LeaveModel>,
+        tile_value: PyReadonlyArray1<'_, i64>,
+        rules: SimRulesTuple,
+        letters: PyReadonlyArray2<'_, u8>,
+        blanks: PyReadonlyArray2<'_, bool>,
+        rack: Vec<i64>,
+        candidates: Vec<CandidateTuple>,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let (letters, blanks) = generator.get().board(&letters, &blanks)?;
+        let board_rules = &generator.get().rules;
+        let (shrink_below, kept_tile_factor, exchange_min_bag, exchanges, forced, forced_min_bag) = rules;
+        let tile_value = slice(&tile_value, "tile_value")?.to_vec();
+        let n_slots = leaves.get().layout.n_slots;
+        if forced.len() != board_rules.rows * board_rules.cols || tile_value.len() < n_slots.max(33) {
+            return Err(CoreError::new_err("simulation rules that do not fit the board or the tiles"));
+        }
+        let rack = codes(rack, "the rack")?;
+        let mut checked = Vec::new();
+        for (kind, laid, returned, score) in candidates {
+            let on_board = laid.iter().all(|&(r, c, l, _)| {
+                r < board_rules.rows
+                    && c < board_rules.cols
+                    && (1..=32).contains(&l)
+                    && letters[r * board_rules.cols + c] == 0
+            });
+            if !(rollout::PLACE_KIND..=rollout::PASS_KIND).contains(&kind) || !on_board {
+                return Err(CoreError::new_err("a candidate that does not fit the board"));
+            }
+            checked.push(Candidate { kind, laid, returned: codes(returned, "an exchange")?, score });
+        }
+        let pool = match threads {
+            0 | 1 => None,
+            n => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| CoreError::new_err(format!("cannot start {n} threads: {e}")))?,
+            ),
+        };
+        let mut sim = Simulation {
+            generator,
+            leaves,
+            tile_value,
+            shrink_below,
+            kept_tile_factor,
+            exchange_min_bag,
+            exchanges,
+            forced,
+            forced_min_bag,
+            simulation: rollout::Simulation::empty(),
+            pool,
+        };
+        let simulation = sim.with_rules(py, |t| rollout::Simulation::new(t, letters, blanks, rack, checked))?;
+        sim.simulation = simulation;
+        Ok(sim)
+    }
+
+    /// Each future, (opponent's rack, bag in drawing order) as codes, with the candidates
+    /// numbered `active`, `plies` replies deep: an array [futures, active, PLY_SCORES + 2 plies]
+    /// of (spread change, game over, last mover, bag left, plies played, then each ply's score and
+    /// bingo).  The same numbers on any number of threads.
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        futures: Vec<(Vec<i64>, Vec<i64>)>,
+        active: Vec<usize>,
+        plies: usize,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<f64>>> {
+        let mut checked = Vec::with_capacity(futures.len());
+        for (opponent, bag) in futures {
+            checked.push(Future { opponent: codes(opponent, "a future's rack")?, bag: codes(bag, "a future's bag")? });
+        }
+        let tiles = self.simulation.rack.len();
+        if active.iter().any(|&c| c >= self.simulation.candidates.len())
+            || tiles > MAX_RACK as usize
+            || checked.iter().any(|f| f.opponent.len() > MAX_RACK as usize)
+            || plies > 64
+        {
+            return Err(CoreError::new_err("futures or candidates that do not fit the simulation"));
+        }
+        let (sim, pool) = (&self.simulation, self.pool.as_ref());
+        let flat = self
+            .with_rules(py, |t| py.detach(|| guarded("simulation", || sim.run(t, &checked, &active, plies, pool))))??;
+        let shape = (checked.len(), active.len(), rollout::answer_width(plies));
+        Ok(Array3::from_shape_vec(shape, flat).expect("one answer per future and candidate").into_pyarray(py))
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
@@ -394,6 +553,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("COUNTERS", cfg!(feature = "counters"))?;
     m.add_class::<Generator>()?;
     m.add_class::<LeaveModel>()?;
+    m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(move_leaves, m)?)?;
     Ok(())
 }

@@ -297,11 +297,86 @@ pub struct BestMoveQuery<'a> {
     pub views: &'a [View; 2],
 }
 
+impl BestMoveQuery<'_> {
+    /// The cross-checks of the `wanted` rows of both views.  Only the rack's letters are ever read
+    /// from a cross-check (every letter with a blank): the other letters' DAWG walks are skipped,
+    /// as generate skips them.
+    fn crosses(&self, rack: &Rack, wanted: &[Vec<bool>; 2]) -> [CrossChecks; 2] {
+        let fits = rack_letters(rack);
+        [0, 1].map(|v| CrossChecks::of_rows(&self.kwg, self.dawg_root, self.rules, &self.views[v], &wanted[v], fits))
+    }
+
+    /// Every row of both views.
+    fn every_row(&self) -> [Vec<bool>; 2] {
+        [vec![true; self.views[0].rows], vec![true; self.views[1].rows]]
+    }
+
+    /// One anchor's walk into `sink`.
+    fn search(&self, crosses: &[CrossChecks; 2], sink: &mut Sink, rack: &mut Rack, a: &Anchor, blank_bound: f64) {
+        let (view, cross) = (&self.views[a.view], &crosses[a.view]);
+        let mut walk = Walk::new(self.kwg, self.gaddag_root, self.rules, view, cross, sink, rack);
+        walk.search_anchor(a.row, a.col, a.last, blank_bound);
+    }
+}
+
 /// What a search found, and (with the `counters` feature) the effort it took.
 pub struct Outcome {
     pub record: Option<Record>,
+    /// The record's equity (-inf: no move).
+    pub equity: f64,
     pub states: u64,
     pub arcs: u64,
+}
+
+impl Outcome {
+    fn of(sink: &Sink) -> Outcome {
+        let record = sink.records.first().copied();
+        let equity = if record.is_some() { sink.best_equity } else { NEG_INF };
+        Outcome { record, equity, states: sink.states(), arcs: sink.arcs() }
+    }
+}
+
+/// Each anchor's rank for ties: its place in the order of the square-by-square bounds (ties by
+/// view, row, column), or with `ties_in_order` in generate's order.
+fn ranks(anchors: &[Anchor], ties_in_order: bool) -> Vec<f64> {
+    let mut rank: Vec<f64> = (0..anchors.len()).map(|i| i as f64).collect();
+    if !ties_in_order {
+        let bounds: Vec<f64> = anchors.iter().map(|a| a.bound).collect();
+        for (position, &i) in descending(&bounds).iter().enumerate() {
+            rank[i] = position as f64;
+        }
+    }
+    rank
+}
+
+/// Search the anchors flagged in `searched` in the order of their tighter bounds, until none
+/// left can beat the best found (see `best_move` for the ties).
+fn search_anchors(
+    q: &BestMoveQuery,
+    crosses: &[CrossChecks; 2],
+    sink: &mut Sink,
+    rack: &mut Rack,
+    anchors: &[Anchor],
+    rank: &[f64],
+    searched: impl Fn(usize) -> bool,
+) {
+    let tight: Vec<f64> =
+        anchors.iter().enumerate().map(|(i, a)| if searched(i) { a.tight } else { NEG_INF }).collect();
+    for i in descending(&tight) {
+        if !searched(i) {
+            break;
+        }
+        if sink.count > 0 {
+            if tight[i] < sink.best_equity {
+                break; // every anchor left is bounded by this one's bound: none can do better
+            }
+            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
+                continue; // at best a tie, which the best's anchor wins
+            }
+        }
+        sink.anchor_rank = rank[i];
+        q.search(crosses, sink, rack, &anchors[i], anchors[i].blank);
+    }
 }
 
 /// The best move by equity over both views (None: no move).  Among moves of equal equity the
@@ -316,35 +391,140 @@ pub fn best_move(
     leave_bound: [f64; MAX_WORD + 1],
     ties_in_order: bool,
 ) -> Outcome {
-    // Only the rack's letters are ever read from a cross-check (every letter with a blank): the
-    // other letters' DAWG walks are skipped, as generate skips them.
-    let fits = rack_letters(rack);
-    let wanted = [vec![true; q.views[0].rows], vec![true; q.views[1].rows]];
-    let crosses = [0, 1].map(|v| CrossChecks::of_rows(&q.kwg, q.dawg_root, q.rules, &q.views[v], &wanted[v], fits));
+    let wanted = q.every_row();
+    let crosses = q.crosses(rack, &wanted);
     let anchors = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
-    let n = anchors.len();
-    let mut rank: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    if !ties_in_order {
-        let bounds: Vec<f64> = anchors.iter().map(|a| a.bound).collect();
-        for (position, &i) in descending(&bounds).iter().enumerate() {
-            rank[i] = position as f64;
-        }
-    }
-    let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
+    let rank = ranks(&anchors, ties_in_order);
     let mut sink = Sink::best(leaves);
-    for i in descending(&tight) {
-        if sink.count > 0 {
-            if tight[i] < sink.best_equity {
-                break; // every anchor left is bounded by this one's bound: none can do better
+    search_anchors(q, &crosses, &mut sink, rack, &anchors, &rank, |_| true);
+    Outcome::of(&sink)
+}
+
+/// A board's anchors for one rack, each with the best move found from it alone: what
+/// `best_move_sharing` reuses on a board that differs from this one in a few lines.
+pub struct AnchorTable {
+    anchors: Vec<Anchor>,
+    /// View v's row r holds anchors first[v][r] .. first[v][r + 1].
+    first: [Vec<usize>; 2],
+    /// The best equity from each anchor (-inf: no move) and that move (the first of equals in the
+    /// walk's order).
+    equity: Vec<f64>,
+    records: Vec<Record>,
+}
+
+/// Every anchor of a board with its bounds and its own best move (searched to the end, anchor by
+/// anchor), for `rack` and its leave values.
+pub fn anchor_table(
+    q: &BestMoveQuery,
+    rack: &mut Rack,
+    leaves: &Leaves,
+    leave_bound: [f64; MAX_WORD + 1],
+) -> AnchorTable {
+    let wanted = q.every_row();
+    let crosses = q.crosses(rack, &wanted);
+    let anchors = list_anchors(q.rules, q.views, &crosses, rack, leaves, leave_bound, &wanted);
+    let first = [0, 1].map(|v| {
+        (0..=q.views[v].rows)
+            .map(|r| anchors.iter().take_while(|a| a.view < v || (a.view == v && a.row < r)).count())
+            .collect()
+    });
+    let mut equity = vec![NEG_INF; anchors.len()];
+    let mut records = vec![[0; crate::movegen::RECORD_WIDTH]; anchors.len()];
+    for (i, a) in anchors.iter().enumerate() {
+        let mut sink = Sink::best(Leaves { place: leaves.place, values: leaves.values });
+        q.search(&crosses, &mut sink, rack, a, f64::INFINITY);
+        if let Some(record) = sink.records.first() {
+            equity[i] = sink.best_equity;
+            records[i] = *record;
+        }
+    }
+    AnchorTable { anchors, first, equity, records }
+}
+
+/// The view rows (`[0][r]`: board row r; `[1][c]`: board column c) whose anchors, letters or
+/// cross-checks change when tiles are laid on `squares`, given the board *with* those tiles
+/// (row-major, `rows` x `cols`): each tile's row and column with their neighbours, and the
+/// squares that close the runs of tiles through it (their cross words change).
+pub fn changed_lines(letters: &[u8], rows: usize, cols: usize, squares: &[(usize, usize)]) -> [Vec<bool>; 2] {
+    let mut out = [vec![false; rows], vec![false; cols]];
+    let on = |r: i64, c: i64| r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols;
+    for &(r, c) in squares {
+        for d in -1i64..=1 {
+            let (rr, cc) = (r as i64 + d, c as i64 + d);
+            if rr >= 0 && (rr as usize) < rows {
+                out[0][rr as usize] = true;
             }
-            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
-                continue; // at best a tie, which the best's anchor wins
+            if cc >= 0 && (cc as usize) < cols {
+                out[1][cc as usize] = true;
             }
         }
-        sink.anchor_rank = rank[i];
-        let a = anchors[i];
-        let mut walk = Walk::new(q.kwg, q.gaddag_root, q.rules, &q.views[a.view], &crosses[a.view], &mut sink, rack);
-        walk.search_anchor(a.row, a.col, a.last, a.blank);
+        // the column's run (its end squares: across rows), the row's run (down columns)
+        for (view, dr, dc) in [(0usize, 1i64, 0i64), (1, 0, 1)] {
+            for step in [-1i64, 1] {
+                let (mut rr, mut cc) = (r as i64, c as i64);
+                while on(rr, cc) && letters[rr as usize * cols + cc as usize] != 0 {
+                    rr += step * dr;
+                    cc += step * dc;
+                }
+                if on(rr, cc) {
+                    out[view][if view == 0 { rr } else { cc } as usize] = true;
+                }
+            }
+        }
     }
-    Outcome { record: sink.records.first().copied(), states: sink.states(), arcs: sink.arcs() }
+    out
+}
+
+/// `best_move` (square-by-square ties) on a board that differs from the board of `table` (same
+/// rack and leave values) only in the view rows of `changed` (`changed_lines`): the other rows'
+/// anchors, bounds and best moves are the table's, so only the changed rows are searched, with
+/// the best of the others to beat.  The same answer as `best_move` on the new board.
+pub fn best_move_sharing(
+    q: &BestMoveQuery,
+    rack: &mut Rack,
+    leaves: Leaves,
+    leave_bound: [f64; MAX_WORD + 1],
+    table: &AnchorTable,
+    changed: &[Vec<bool>; 2],
+) -> Outcome {
+    let crosses = q.crosses(rack, changed);
+    let fresh = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, changed);
+    let mut anchors = Vec::with_capacity(table.anchors.len() + fresh.len());
+    let mut kept: Vec<Option<usize>> = Vec::with_capacity(anchors.capacity()); // the table's anchor reused
+    let mut k = 0;
+    for (v, lines) in changed.iter().enumerate() {
+        for (r, &line_changed) in lines.iter().enumerate().take(q.views[v].rows) {
+            if line_changed {
+                while k < fresh.len() && fresh[k].view == v && fresh[k].row == r {
+                    anchors.push(fresh[k]);
+                    kept.push(None);
+                    k += 1;
+                }
+            } else {
+                for j in table.first[v][r]..table.first[v][r + 1] {
+                    anchors.push(table.anchors[j]);
+                    kept.push(Some(j));
+                }
+            }
+        }
+    }
+    let rank = ranks(&anchors, false);
+    let mut sink = Sink::best(leaves);
+    for (i, j) in kept.iter().enumerate() {
+        // the best of the reused anchors: the greatest equity, the lowest rank among equals
+        if let Some(j) = *j {
+            let e = table.equity[j];
+            if e > NEG_INF
+                && (sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank))
+            {
+                sink.best_equity = e;
+                sink.best_rank = rank[i];
+                sink.records.clear();
+                sink.records.push(table.records[j]);
+                sink.count = 1;
+            }
+        }
+    }
+    search_anchors(q, &crosses, &mut sink, rack, &anchors, &rank, |i| kept[i].is_none());
+    Outcome::of(&sink)
 }
