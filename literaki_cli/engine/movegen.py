@@ -213,6 +213,7 @@ class MoveGenerator:
         self.graph = LexiconGraph(
             lexicon.arcs, int(lexicon.gaddag_root(popular)), int((lexicon.popular if popular else lexicon.words).root)
         )
+        self.lexicon = lexicon
         self.variant = variant
         self.rules = kernel_rules(variant)
         self.maps = square_maps(variant)
@@ -232,6 +233,8 @@ class MoveGenerator:
                 rules.new_value, rules.tile_value, rules.word_mult, rules.end_mult, rules.bingo_tiles,
                 rules.bingo_bonus, rules.min_word, rules.max_word, rules.first_move_min_tiles, *board.start,
             )  # fmt: skip
+            if self.lexicon.core_generator is None:
+                self.lexicon.core_generator = self._core
         return self._core
 
     def generate(self, board: Board, rack: str) -> MoveArrays:

@@ -19,7 +19,7 @@ use crate::leaves::{leave_number, Model};
 use crate::movegen::{Leaves, Rack, Record, BLANK_FLAG, BLANK_SLOT, BOARD_FLAG, CELLS, CODE_MASK, COL, DIR, LENGTH};
 use crate::movegen::{RACK_SLOTS, ROW, SCORE, TILES};
 use crate::rules::Rules;
-use crate::shadow::{anchor_table, best_move, best_move_sharing, changed_lines, leave_bounds, AnchorTable};
+use crate::shadow::{best_move, best_move_sharing, changed_lines, leave_bounds, AnchorTable};
 use crate::shadow::{BestMoveQuery, Outcome};
 
 /// What a candidate (or a ply) does.
@@ -76,7 +76,7 @@ impl RolloutRules<'_> {
         (1.0, 0.0)
     }
 
-    fn query<'q>(&'q self, views: &'q [View; 2]) -> BestMoveQuery<'q> {
+    fn query<'q>(&'q self, views: &'q [View]) -> BestMoveQuery<'q> {
         BestMoveQuery {
             kwg: self.kwg,
             gaddag_root: self.gaddag_root,
@@ -209,7 +209,7 @@ impl Board {
 /// with their best moves for the opponent's rack (made for these leave weights), and the lines
 /// the candidate changes; the reply then searches only those lines.
 pub struct SharedReply<'a> {
-    pub table: &'a AnchorTable,
+    pub table: &'a mut AnchorTable,
     pub weight: f64,
     pub kept_factor: f64,
     pub changed: &'a [Vec<bool>; 2],
@@ -246,7 +246,7 @@ fn rollout(
     candidate: &Candidate,
     forced: bool,
     plies: usize,
-    reply: Option<SharedReply>,
+    mut reply: Option<SharedReply>,
     out: &mut [f64],
 ) {
     let mut tiles = Tiles { racks, bag, front: 0 };
@@ -286,7 +286,7 @@ fn rollout(
             let views = [views.0, views.1];
             let query = t.query(&views);
             let leaves = Leaves { place, values: &values };
-            let outcome: Outcome = match &reply {
+            let outcome: Outcome = match &mut reply {
                 Some(r) if shared && ply == 0 && weight == r.weight && kept_factor == r.kept_factor => {
                     best_move_sharing(&query, &mut counts, leaves, bound, r.table, r.changed)
                 }
@@ -437,14 +437,14 @@ impl Simulation {
             let shared = !(empty && candidate.kind == PLACE_KIND);
             if shared && !tables.iter().any(|(w, _)| *w == weights) {
                 let views = View::pair(t.rules, &self.letters, &self.blanks);
-                let views = [views.0, views.1];
-                let mut counts = counts_of(&future.opponent);
+                let counts = counts_of(&future.opponent);
                 let (_, place, values, sizes) = rack_leaves(t, &counts, bag);
                 let bound = leave_bounds(future.opponent.len() as i64, &values, &sizes);
                 let leaves = Leaves { place, values: &values };
-                tables.push((weights, anchor_table(&t.query(&views), &mut counts, &leaves, bound)));
+                let table = AnchorTable::new(&t.query(&[]), [views.0, views.1], &counts, &leaves, bound);
+                tables.push((weights, table));
             }
-            let reply = tables.iter().find(|(w, _)| shared && *w == weights).map(|(w, table)| SharedReply {
+            let reply = tables.iter_mut().find(|(w, _)| shared && *w == weights).map(|(w, table)| SharedReply {
                 table,
                 weight: w.0,
                 kept_factor: w.1,

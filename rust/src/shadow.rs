@@ -231,7 +231,7 @@ fn anchor_bound(
 /// in the order `generate` visits them.
 fn list_anchors(
     rules: &Rules,
-    views: &[View; 2],
+    views: &[View],
     crosses: &[CrossChecks; 2],
     rack: &Rack,
     leaves: &Leaves,
@@ -294,7 +294,8 @@ pub struct BestMoveQuery<'a> {
     pub gaddag_root: usize,
     pub dawg_root: usize,
     pub rules: &'a Rules,
-    pub views: &'a [View; 2],
+    /// The across and the down view (empty where only the lexicon and the rules are wanted).
+    pub views: &'a [View],
 }
 
 impl BestMoveQuery<'_> {
@@ -400,45 +401,56 @@ pub fn best_move(
     Outcome::of(&sink)
 }
 
-/// A board's anchors for one rack, each with the best move found from it alone: what
-/// `best_move_sharing` reuses on a board that differs from this one in a few lines.
+/// A board's anchors for one rack, each with the best move found from it alone, searched when a
+/// search first needs it: what `best_move_sharing` reuses on boards that differ from this one
+/// in a few lines (the candidates of one future, seen by the opponent's first reply).
 pub struct AnchorTable {
+    views: [View; 2],
+    crosses: [CrossChecks; 2],
     anchors: Vec<Anchor>,
     /// View v's row r holds anchors first[v][r] .. first[v][r + 1].
     first: [Vec<usize>; 2],
-    /// The best equity from each anchor (-inf: no move) and that move (the first of equals in the
-    /// walk's order).
-    equity: Vec<f64>,
-    records: Vec<Record>,
+    /// Per anchor, once searched: its best equity and move (the first of equals in the walk's
+    /// order; None: no move).
+    best: Vec<Option<(f64, Option<Record>)>>,
 }
 
-/// Every anchor of a board with its bounds and its own best move (searched to the end, anchor by
-/// anchor), for `rack` and its leave values.
-pub fn anchor_table(
-    q: &BestMoveQuery,
-    rack: &mut Rack,
-    leaves: &Leaves,
-    leave_bound: [f64; MAX_WORD + 1],
-) -> AnchorTable {
-    let wanted = q.every_row();
-    let crosses = q.crosses(rack, &wanted);
-    let anchors = list_anchors(q.rules, q.views, &crosses, rack, leaves, leave_bound, &wanted);
-    let first = [0, 1].map(|v| {
-        (0..=q.views[v].rows)
-            .map(|r| anchors.iter().take_while(|a| a.view < v || (a.view == v && a.row < r)).count())
-            .collect()
-    });
-    let mut equity = vec![NEG_INF; anchors.len()];
-    let mut records = vec![[0; crate::movegen::RECORD_WIDTH]; anchors.len()];
-    for (i, a) in anchors.iter().enumerate() {
-        let mut sink = Sink::best(Leaves { place: leaves.place, values: leaves.values });
-        q.search(&crosses, &mut sink, rack, a, f64::INFINITY);
-        if let Some(record) = sink.records.first() {
-            equity[i] = sink.best_equity;
-            records[i] = *record;
-        }
+impl AnchorTable {
+    /// The anchors of the board of `views` with their bounds, for `rack` and its leave values;
+    /// no anchor searched yet.
+    pub fn new(
+        graph: &BestMoveQuery,
+        views: [View; 2],
+        rack: &Rack,
+        leaves: &Leaves,
+        leave_bound: [f64; MAX_WORD + 1],
+    ) -> AnchorTable {
+        // `graph`: the lexicon and the rules (its views are another board's)
+        let board = BestMoveQuery { views: &views, ..*graph };
+        let wanted = board.every_row();
+        let crosses = board.crosses(rack, &wanted);
+        let anchors = list_anchors(graph.rules, &views, &crosses, rack, leaves, leave_bound, &wanted);
+        let first = [0, 1].map(|v| {
+            (0..=views[v].rows)
+                .map(|r| anchors.iter().take_while(|a| a.view < v || (a.view == v && a.row < r)).count())
+                .collect()
+        });
+        let best = vec![None; anchors.len()];
+        AnchorTable { views, crosses, anchors, first, best }
     }
-    AnchorTable { anchors, first, equity, records }
+
+    /// Anchor `j`'s best move (searched to the end, on the table's board, on first use).
+    fn best_of(&mut self, q: &BestMoveQuery, j: usize, rack: &mut Rack, leaves: &Leaves) -> (f64, Option<Record>) {
+        if let Some(known) = self.best[j] {
+            return known;
+        }
+        let board = BestMoveQuery { views: &self.views, ..*q };
+        let mut sink = Sink::best(Leaves { place: leaves.place, values: leaves.values });
+        board.search(&self.crosses, &mut sink, rack, &self.anchors[j], f64::INFINITY);
+        let found = Outcome::of(&sink);
+        self.best[j] = Some((found.equity, found.record));
+        (found.equity, found.record)
+    }
 }
 
 /// The view rows (`[0][r]`: board row r; `[1][c]`: board column c) whose anchors, letters or
@@ -477,14 +489,17 @@ pub fn changed_lines(letters: &[u8], rows: usize, cols: usize, squares: &[(usize
 
 /// `best_move` (square-by-square ties) on a board that differs from the board of `table` (same
 /// rack and leave values) only in the view rows of `changed` (`changed_lines`): the other rows'
-/// anchors, bounds and best moves are the table's, so only the changed rows are searched, with
-/// the best of the others to beat.  The same answer as `best_move` on the new board.
+/// anchors and bounds are the table's, and so is each one's best move, searched once for all the
+/// boards that share the table.  The anchors are taken in the order of their tighter bounds as
+/// `best_move` takes them, a reused one by its best move: the same answer as `best_move` on the
+/// new board (the greatest equity, among equals the anchor of the lowest rank, then the walk's
+/// first), since an anchor passed over could neither beat nor tie-win.
 pub fn best_move_sharing(
     q: &BestMoveQuery,
     rack: &mut Rack,
     leaves: Leaves,
     leave_bound: [f64; MAX_WORD + 1],
-    table: &AnchorTable,
+    table: &mut AnchorTable,
     changed: &[Vec<bool>; 2],
 ) -> Outcome {
     let crosses = q.crosses(rack, changed);
@@ -509,22 +524,36 @@ pub fn best_move_sharing(
         }
     }
     let rank = ranks(&anchors, false);
+    let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
     let mut sink = Sink::best(leaves);
-    for (i, j) in kept.iter().enumerate() {
-        // the best of the reused anchors: the greatest equity, the lowest rank among equals
-        if let Some(j) = *j {
-            let e = table.equity[j];
-            if e > NEG_INF
-                && (sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank))
-            {
-                sink.best_equity = e;
-                sink.best_rank = rank[i];
-                sink.records.clear();
-                sink.records.push(table.records[j]);
-                sink.count = 1;
+    for i in descending(&tight) {
+        if sink.count > 0 {
+            if tight[i] < sink.best_equity {
+                break; // every anchor left is bounded by this one's bound: none can do better
+            }
+            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
+                continue; // at best a tie, which the best's anchor wins
+            }
+        }
+        match kept[i] {
+            None => {
+                sink.anchor_rank = rank[i];
+                q.search(&crosses, &mut sink, rack, &anchors[i], anchors[i].blank);
+            }
+            Some(j) => {
+                let leaves = sink.leaves.as_ref().expect("a best-only sink");
+                let leaves = Leaves { place: leaves.place, values: leaves.values };
+                if let (e, Some(record)) = table.best_of(q, j, rack, &leaves) {
+                    if sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank) {
+                        sink.best_equity = e;
+                        sink.best_rank = rank[i];
+                        sink.records.clear();
+                        sink.records.push(record);
+                        sink.count = 1;
+                    }
+                }
             }
         }
     }
-    search_anchors(q, &crosses, &mut sink, rack, &anchors, &rank, |i| kept[i].is_none());
     Outcome::of(&sink)
 }
