@@ -28,6 +28,9 @@ from typing import Any
 
 from literaki_cli.errors import InputError, LiterakiError
 
+#: ``--turn`` (and a batch line's ``turn``) for the position after the last event of a game record.
+LAST = "last"
+
 #: Bytes a data file (levels, rules, a win model, a run's settings, a game record) may have.
 MAX_DATA_BYTES = 16 << 20
 #: Nesting of arrays and objects a data file may have (the deepest literaki writes is 4).

@@ -61,7 +61,7 @@ class OpenedPosition:
 
 def parse_turn(value: object, name: str = "--turn") -> int | str | None:
     """A turn as a user gives it: a whole number from 1, or ``last`` (None stays None)."""
-    from literaki_cli.games.replay import LAST
+    from literaki_cli.inputs import LAST
 
     if value is None or value == LAST or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
         return value

@@ -73,7 +73,7 @@ def show_command(
     """Show a position (board with square colours, the unseen tiles), or convert it between
     formats; from a game record, the position before any turn (--turn; default: after the last)."""
     from literaki_cli.analysis.positionquery import unseen_tiles_of
-    from literaki_cli.games.replay import LAST
+    from literaki_cli.inputs import LAST
     from literaki_cli.io.positionio import position_to_json, write_position
 
     if to is not None and json_out:

@@ -54,7 +54,7 @@ def serve_command(
     setup = BoardSetup(variant or "literaki", lang)
     if position is not None:
         from literaki_cli.analysis.positionquery import open_game_position, parse_turn
-        from literaki_cli.games.replay import LAST
+        from literaki_cli.inputs import LAST
         from literaki_cli.io.positionio import position_to_json
 
         opened = open_game_position(position, variant, None, fmt, False, parse_turn(turn), LAST)

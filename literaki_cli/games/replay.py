@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.move import EXCHANGE, PASS, PLACE
 from literaki_cli.errors import InputError
+from literaki_cli.inputs import LAST
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
 if TYPE_CHECKING:
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from literaki_cli.engine.scoring import MoveScore
     from literaki_cli.engine.variant import Variant
 
-#: ``turn`` for the position after the last event of the record.
-LAST = "last"
 #: :func:`end_convention`'s answers.
 POLISH, ENGLISH = "polish", "english"
 

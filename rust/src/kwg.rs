@@ -14,32 +14,32 @@ pub const LETTER_SHIFT: u32 = 26;
 pub const SEPARATOR: u32 = 0;
 
 /// A lexicon's graph as the walks read it: for each arc position, one 64-bit word holding the
-/// arc (low half) and the letters of its sibling list from that arc on (high half; see
-/// `letter_masks`).  The walk reads a list's mask and then one of its arcs: kept side by side
-/// they come in one cache line, where two separate arrays cost two misses (the walk is bound by
-/// these loads).
+/// arc (low half) and the letters (bit code-1, codes 1..32) of its sibling list from that arc on
+/// (high half): for the first arc of a list, the letters of the whole node.  One test of this mask
+/// against the letters a square allows tells whether the walk can do anything there, without
+/// scanning the node's arcs (as MAGPIE tests the rack against a node's letters).  The walk reads a
+/// list's mask and then one of its arcs: kept side by side they come in one cache line, where two
+/// separate arrays cost two misses (the walk is bound by these loads).
 #[derive(Clone, Copy)]
 pub struct Kwg<'a> {
     pub words: &'a [u64],
 }
 
-/// For every arc position p, the letters (bit code-1, codes 1..32) of the arcs from p to the end
-/// of its sibling list: for the first arc of a list, the letters of the whole node.  One test of
-/// this mask against the letters a square allows tells whether the walk can do anything there,
-/// without scanning the node's arcs (as MAGPIE tests the rack against a node's letters).
-pub fn letter_masks(arcs: &[u32]) -> Vec<u32> {
-    let mut masks = vec![0u32; arcs.len()];
+/// The graph's words (see `Kwg`) built from the file's arcs, in one backward pass (this runs once
+/// per process and lexicon, before the first answer: its time is part of every `solve`).
+pub fn graph_words(arcs: &[u32]) -> Vec<u64> {
+    let mut words = vec![0u64; arcs.len()];
+    let mut rest = 0u32; // the letters of the arcs after p in its list
     for p in (1..arcs.len()).rev() {
         let arc = arcs[p];
-        let rest = if Kwg::is_last(arc) || p + 1 == arcs.len() { 0 } else { masks[p + 1] };
-        masks[p] = crate::movegen::bit(Kwg::letter(arc)) | rest;
+        let mask = crate::movegen::bit(Kwg::letter(arc)) | if Kwg::is_last(arc) { 0 } else { rest };
+        words[p] = ((mask as u64) << 32) | arc as u64;
+        rest = mask;
     }
-    masks
-}
-
-/// The graph's words (see `Kwg`) built from the file's arcs.
-pub fn graph_words(arcs: &[u32]) -> Vec<u64> {
-    letter_masks(arcs).iter().zip(arcs).map(|(&mask, &arc)| ((mask as u64) << 32) | arc as u64).collect()
+    if let Some(&first) = arcs.first() {
+        words[0] = first as u64;
+    }
+    words
 }
 
 impl<'a> Kwg<'a> {
