@@ -6,10 +6,11 @@ example positions (examples/positions/*-middle-*), full SJP lexicon and shipped 
 
 For each worker count: per position the median over ``--runs`` of candidate-iterations / s
 (the simulation alone, in-process, after warm-up), then the median and the total over the
-positions; the scaling of N workers against one; and where one worker's time goes (the compiled
-rollouts, whose plies are best-move searches, against the rest).  Targets: >= 1,000
-candidate-iterations/s per core at 2 plies, near-linear with --workers (issue 14); >= 3,000 on one
-worker (issue 26; benchmarks/bench_search.py compares two revisions).
+positions; the scaling of N workers (threads of the Rust core) against one; and where one
+worker's time goes (the rollouts in the core, whose plies are best-move searches, against the
+Python around them: the futures drawn, the win model).  Targets: >= 1,000 candidate-iterations/s
+per core at 2 plies, near-linear with --workers (issue 14); >= 4x the numba rollouts on one core
+and two workers >= 1.8x one (issue 40; benchmarks/bench_search.py compares two revisions).
 """
 
 from __future__ import annotations
@@ -43,25 +44,25 @@ def rate(position, lexicon, equity, model, iterations, candidates, plies, worker
 
 
 def search_share(position, lexicon, equity, model, iterations, candidates, plies) -> float:
-    """The share of one worker's simulation time spent in the compiled rollouts (the plies'
-    best-move searches and the bookkeeping around them), timed by wrapping the kernel's call."""
-    from literaki_cli.montecarlo import simulation
+    """The share of one worker's simulation time spent in the core's rollouts (the plies'
+    best-move searches and the bookkeeping around them), timed by wrapping the calls into it."""
+    from literaki_cli.montecarlo.simulation import Simulator
 
     spent = [0.0]
-    original = simulation.rollout
+    original = Simulator.answers
 
-    def timed(*args):
+    def timed(self, *args):
         started = time.perf_counter()
         try:
-            return original(*args)
+            return original(self, *args)
         finally:
             spent[0] += time.perf_counter() - started
 
-    simulation.rollout = timed
+    Simulator.answers = timed
     try:
         _, seconds = rate(position, lexicon, equity, model, iterations, candidates, plies, 1, 99)
     finally:
-        simulation.rollout = original
+        Simulator.answers = original
     return spent[0] / seconds
 
 
@@ -82,7 +83,7 @@ def main() -> None:
         positions = [load_position(str(p)) for p in paths]
         equity = Equity(open_leaves(), positions[0].variant)
         model = open_win_model()
-        rate(positions[0], lexicon, equity, model, 4, 2, args.plies, 1, 0)  # compile / load the kernels
+        rate(positions[0], lexicon, equity, model, 4, 2, args.plies, 1, 0)  # warm up (the graph's words, the caches)
         print(f"{len(paths)} positions, {args.candidates} candidates x {args.iterations} iterations, "
               f"{args.plies} plies, median of {args.runs} runs")  # fmt: skip
         medians: dict[int, list[float]] = {}
@@ -103,7 +104,7 @@ def main() -> None:
                     print(f"scaling with {workers} workers: median x{statistics.median(ratios):.2f}")
             shares = [search_share(p, lexicon, equity, model, args.iterations, args.candidates, args.plies)
                       for p in positions]  # fmt: skip
-            print(f"one worker's time in the compiled rollouts: median {100 * statistics.median(shares):.0f} %")
+            print(f"one worker's time in the core's rollouts: median {100 * statistics.median(shares):.0f} %")
 
 
 if __name__ == "__main__":

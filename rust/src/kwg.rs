@@ -25,10 +25,32 @@ pub struct Kwg<'a> {
     pub words: &'a [u64],
 }
 
+/// The graph's words (see `Kwg`) in memory of their own, asked to be backed by huge pages (on
+/// Linux, where transparent huge pages are on "madvise", as on most distributions).
+pub struct GraphWords {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl std::ops::Deref for GraphWords {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        // SAFETY: the map holds `len` u64 words, written by `graph_words`; an anonymous map is
+        // page-aligned, so aligned for u64.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u64, self.len) }
+    }
+}
+
 /// The graph's words (see `Kwg`) built from the file's arcs, in one backward pass (this runs once
 /// per process and lexicon, before the first answer: its time is part of every `solve`).
-pub fn graph_words(arcs: &[u32]) -> Vec<u64> {
-    let mut words = vec![0u64; arcs.len()];
+pub fn graph_words(arcs: &[u32]) -> GraphWords {
+    let bytes = std::mem::size_of_val(arcs) * 2;
+    let mut map = memmap2::MmapMut::map_anon(bytes.max(8)).expect("memory for the word graph");
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage); // only advice: small pages work the same
+                                                   // SAFETY: the map is `bytes` long and page-aligned: room for arcs.len() u64 words.
+    let words = unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr() as *mut u64, arcs.len()) };
     let mut rest = 0u32; // the letters of the arcs after p in its list
     for p in (1..arcs.len()).rev() {
         let arc = arcs[p];
@@ -39,7 +61,7 @@ pub fn graph_words(arcs: &[u32]) -> Vec<u64> {
     if let Some(&first) = arcs.first() {
         words[0] = first as u64;
     }
-    words
+    GraphWords { map, len: arcs.len() }
 }
 
 impl<'a> Kwg<'a> {

@@ -62,7 +62,7 @@ struct Generator {
     _arcs: Py<PyArray1<u32>>,
     /// The graph as the walks read it (`kwg::graph_words`), shared by the generators of one
     /// lexicon array (see `shared_words`).
-    words: Arc<Vec<u64>>,
+    words: Arc<kwg::GraphWords>,
     gaddag_root: usize,
     dawg_root: usize,
     rules: Rules,
@@ -106,12 +106,12 @@ impl Generator {
 type BestAnswer<'py> = (Option<Bound<'py, PyArray1<i32>>>, u64, u64);
 
 /// Arc arrays (address, length) and the words made of them.
-type WordsCache = Vec<(usize, usize, Weak<Vec<u64>>)>;
+type WordsCache = Vec<(usize, usize, Weak<kwg::GraphWords>)>;
 
 /// The graph's words of an arc array (arcs and their lists' letters): made once, with the GIL
 /// released, and shared while a generator of the same array lives.  A generator keeps its arc
 /// array alive, so an address in the cache always means the same array.
-fn shared_words(py: Python<'_>, arcs: &[u32]) -> Arc<Vec<u64>> {
+fn shared_words(py: Python<'_>, arcs: &[u32]) -> Arc<kwg::GraphWords> {
     static CACHE: Mutex<WordsCache> = Mutex::new(Vec::new());
     let key = (arcs.as_ptr() as usize, arcs.len());
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
