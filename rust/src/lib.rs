@@ -169,8 +169,11 @@ impl Generator {
             max_word,
             first_move_min_tiles,
             start: (start_row, start_col),
+            square_class: Vec::new(),
+            class_square: Vec::new(),
         };
         rules.check().map_err(CoreError::new_err)?;
+        let rules = rules.classify();
         let len = arcs.len();
         if !arcs.is_contiguous() || len == 0 || gaddag_root >= len || dawg_root >= len {
             return Err(CoreError::new_err("the arcs must be one contiguous array holding both roots"));

@@ -545,6 +545,8 @@ mod tests {
             max_word: 15,
             first_move_min_tiles: 2,
             start: (0, 0),
+            square_class: Vec::new(),
+            class_square: Vec::new(),
         };
         let layout = crate::leaves::Layout::from((64, 6, 1, 0, 0, 0, 0, 0));
         let model = Model { layout, keys: &[], values: &[], coef: &[], colour_of: &[], vowel: &[] };

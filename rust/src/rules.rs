@@ -26,7 +26,15 @@ pub struct Rules {
     pub first_move_min_tiles: i64,
     /// The start square (row, column) that the first move must cover.
     pub start: (usize, usize),
+    /// The squares grouped by what a new tile is worth on them (`classify`): each square's class
+    /// and one square of each class; empty when there are more than MAX_CLASSES.
+    pub square_class: Vec<u8>,
+    pub class_square: Vec<usize>,
 }
+
+/// The most square classes the best-move bounds tell apart (Literaki has five: plain, and one per
+/// tile colour).
+pub const MAX_CLASSES: usize = 8;
 
 impl Rules {
     #[inline(always)]
@@ -42,6 +50,28 @@ impl Rules {
     #[inline(always)]
     pub fn end_mult(&self, direction: usize, end: usize, square: usize) -> i64 {
         self.end_mult[(direction * 2 + end) * self.squares() + square]
+    }
+
+    /// Groups the squares by their row of `new_value` (what every letter is worth there): the
+    /// best-move bounds count a span's squares per class.  Left empty beyond MAX_CLASSES.
+    pub fn classify(mut self) -> Self {
+        let squares = self.squares();
+        let mut class_square: Vec<usize> = Vec::new();
+        let mut square_class = Vec::with_capacity(squares);
+        for sq in 0..squares {
+            let row = &self.new_value[sq * CODE_SPACE..(sq + 1) * CODE_SPACE];
+            let found = class_square.iter().position(|&c| &self.new_value[c * CODE_SPACE..(c + 1) * CODE_SPACE] == row);
+            let class = found.unwrap_or_else(|| {
+                class_square.push(sq);
+                class_square.len() - 1
+            });
+            square_class.push(class as u8);
+        }
+        if class_square.len() <= MAX_CLASSES {
+            self.square_class = square_class;
+            self.class_square = class_square;
+        }
+        self
     }
 
     /// Checks that the tables have the sizes the board asks for (a one-line error otherwise).

@@ -6,7 +6,7 @@
 use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
 use crate::movegen::{bit, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
-use crate::rules::{Rules, END, START};
+use crate::rules::{Rules, END, MAX_CLASSES, START};
 
 const NEG_INF: f64 = f64::NEG_INFINITY;
 
@@ -118,6 +118,79 @@ struct RackBounds {
     tile_cap: [i64; MAX_WORD + 1],
     leave_bound: [f64; MAX_WORD + 1],
     blank_leave_bound: [f64; MAX_WORD + 1],
+    classes: ClassCaps,
+}
+
+/// What k new tiles can be worth on a span's squares, counted per square class: each tile's value
+/// splits into its least value on any class (`base`) and what a class adds to it (`bonus`); k
+/// tiles on a span holding n_c squares of class c are worth at most the k largest bases plus, for
+/// each class, the n_c largest bonuses there.  In Literaki a tile's bonus is on its own colour's
+/// squares only, so a span with one red square counts one red tile triple, where the rack-wide cap
+/// counted every tile triple and the square-by-square sum the same red tile on every square.
+struct ClassCaps {
+    /// No classes (more than MAX_CLASSES): no cap.
+    on: bool,
+    /// The k largest bases: of every rack tile (a blank's is 0), and of the tiles other than blanks.
+    base: [i64; MAX_WORD + 1],
+    base_natural: [i64; MAX_WORD + 1],
+    /// Per class, the j largest bonuses of the rack's tiles there.
+    bonus: [[i64; MAX_WORD + 1]; MAX_CLASSES],
+}
+
+impl ClassCaps {
+    fn of(rules: &Rules, rack: &Rack) -> ClassCaps {
+        let mut caps = ClassCaps {
+            on: !rules.class_square.is_empty(),
+            base: [0; MAX_WORD + 1],
+            base_natural: [0; MAX_WORD + 1],
+            bonus: [[0; MAX_WORD + 1]; MAX_CLASSES],
+        };
+        if !caps.on {
+            return caps;
+        }
+        let classes = &rules.class_square;
+        let mut bases = Vec::new();
+        let mut bonuses: Vec<Vec<i64>> = vec![Vec::new(); classes.len()];
+        for (letter, &count) in rack.iter().enumerate().skip(1) {
+            for _ in 0..count {
+                let values: Vec<i64> = classes.iter().map(|&sq| rules.new_value(sq, letter)).collect();
+                let base = values.iter().copied().min().unwrap_or(0);
+                bases.push(base);
+                for (c, v) in values.iter().enumerate() {
+                    bonuses[c].push(v - base);
+                }
+            }
+        }
+        let prefix = |mut values: Vec<i64>| {
+            values.sort_unstable_by(|a, b| b.cmp(a));
+            let mut out = [0i64; MAX_WORD + 1];
+            for k in 1..=MAX_WORD {
+                out[k] = out[k - 1] + values.get(k - 1).copied().unwrap_or(0);
+            }
+            out
+        };
+        caps.base_natural = prefix(bases.clone());
+        bases.extend(std::iter::repeat_n(0, rack[BLANK_SLOT] as usize));
+        caps.base = prefix(bases);
+        for (c, values) in bonuses.into_iter().enumerate() {
+            caps.bonus[c] = prefix(values);
+        }
+        caps
+    }
+
+    /// The most `k` new tiles are worth on squares counted per class in `counts` (`natural`: no
+    /// blank among them); i64::MAX without classes.
+    #[inline]
+    fn cap(&self, k: usize, counts: &[u8; MAX_CLASSES], natural: bool) -> i64 {
+        if !self.on {
+            return i64::MAX;
+        }
+        let mut total = if natural { self.base_natural[k] } else { self.base[k] };
+        for (c, &n) in counts.iter().enumerate() {
+            total += self.bonus[c][n as usize];
+        }
+        total
+    }
 }
 
 /// Upper bounds of the equity of every move `Walk::search_anchor` finds from this anchor: over
@@ -149,6 +222,7 @@ fn anchor_bound(
         let (mut board_sum, mut new_sum, mut mult, mut cross_sum) = (0i64, 0i64, 1i64, 0i64);
         let mut new = 0i64;
         let mut ok = true;
+        let mut classes = [0u8; MAX_CLASSES]; // the span's new squares per class
         for k in left..anchor {
             let i = r * cols + k;
             if view.letters[i] != 0 {
@@ -161,6 +235,9 @@ fn anchor_bound(
                     break;
                 }
                 new += 1;
+                if rb.classes.on {
+                    classes[rules.square_class[view.sqmap[i]] as usize] += 1;
+                }
                 new_sum += sq_best[i];
                 mult *= rules.word_mult[view.sqmap[i]];
                 cross_sum += cross_best[i];
@@ -180,6 +257,9 @@ fn anchor_bound(
                     break;
                 }
                 new += 1;
+                if rb.classes.on {
+                    classes[rules.square_class[view.sqmap[i]] as usize] += 1;
+                }
                 new_sum += sq_best[i];
                 mult *= rules.word_mult[view.sqmap[i]];
                 cross_sum += cross_best[i];
@@ -210,14 +290,16 @@ fn anchor_bound(
             if value > bound {
                 bound = value;
             }
-            if rb.tile_cap[k] < new_sum {
-                value = (score - (new_sum - rb.tile_cap[k]) * m) as f64 + rb.leave_bound[k];
+            let cap = rb.tile_cap[k].min(rb.classes.cap(k, &classes, false));
+            if cap < new_sum {
+                value = (score - (new_sum - cap) * m) as f64 + rb.leave_bound[k];
             }
             if value > tight {
                 tight = value;
             }
             if rb.blank_leave_bound[k] > NEG_INF {
-                let value = (score - (new_sum - new_sum.min(rb.tile_cap[k - 1])) * m) as f64 + rb.blank_leave_bound[k];
+                let cap = rb.tile_cap[k - 1].min(rb.classes.cap(k - 1, &classes, true));
+                let value = (score - (new_sum - new_sum.min(cap)) * m) as f64 + rb.blank_leave_bound[k];
                 if value > with_blank {
                     with_blank = value;
                 }
@@ -244,6 +326,7 @@ fn list_anchors(
         tile_cap: tile_cap(rules, rack),
         leave_bound,
         blank_leave_bound: blank_leave_bounds(rack, tiles_on_rack, leaves),
+        classes: ClassCaps::of(rules, rack),
     };
     let present: Vec<usize> = (1..=32).filter(|&l| rack[l] > 0).collect();
     let mut anchors = Vec::new();
@@ -556,4 +639,99 @@ pub fn best_move_sharing(
         }
     }
     Outcome::of(&sink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::CODE_SPACE;
+
+    /// A 1x4 board: a plain square and one square of each of three colours; letters 1..=6 worth
+    /// their code, letter l of colour l % 3, tripled on its colour's square.
+    fn coloured_rules() -> Rules {
+        let mut new_value = vec![0i64; 4 * CODE_SPACE];
+        for sq in 0..4 {
+            for letter in 1..=6usize {
+                let colour_square = sq > 0 && letter % 3 == sq - 1;
+                new_value[sq * CODE_SPACE + letter] = letter as i64 * if colour_square { 3 } else { 1 };
+            }
+        }
+        Rules {
+            rows: 1,
+            cols: 4,
+            new_value,
+            tile_value: (0..CODE_SPACE as i64).collect(),
+            word_mult: vec![1; 4],
+            end_mult: vec![1; 16],
+            bingo_tiles: 7,
+            bingo_bonus: 0,
+            min_word: 2,
+            max_word: 15,
+            first_move_min_tiles: 2,
+            start: (0, 0),
+            square_class: Vec::new(),
+            class_square: Vec::new(),
+        }
+        .classify()
+    }
+
+    /// The best any `k`-tile choice of `tiles` is worth on the squares `squares`, by trying every
+    /// assignment.
+    fn best_assignment(rules: &Rules, tiles: &[usize], squares: &[usize]) -> i64 {
+        fn go(rules: &Rules, tiles: &[usize], used: &mut Vec<bool>, squares: &[usize]) -> i64 {
+            let Some((&sq, rest)) = squares.split_first() else { return 0 };
+            let mut best = i64::MIN;
+            for t in 0..tiles.len() {
+                if !used[t] {
+                    used[t] = true;
+                    let value = if tiles[t] == 0 { 0 } else { rules.new_value(sq, tiles[t]) };
+                    let more = go(rules, tiles, used, rest);
+                    if more > i64::MIN {
+                        best = best.max(value + more);
+                    }
+                    used[t] = false;
+                }
+            }
+            best
+        }
+        go(rules, tiles, &mut vec![false; tiles.len()], squares)
+    }
+
+    #[test]
+    fn squares_are_classed_by_what_a_tile_is_worth_there() {
+        let rules = coloured_rules();
+        assert_eq!(rules.square_class, vec![0, 1, 2, 3]);
+        assert_eq!(rules.class_square, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_class_cap_bounds_every_assignment_and_is_tighter_than_the_rack_wide_one() {
+        let rules = coloured_rules();
+        let racks: [&[usize]; 4] = [&[1, 2, 3, 4, 5, 6], &[3, 3, 6, 0], &[1, 1, 4, 4, 2], &[6, 6, 6, 5]];
+        let mut tighter = 0;
+        for tiles in racks {
+            let mut rack = [0i64; crate::movegen::RACK_SLOTS];
+            for &t in tiles {
+                rack[t] += 1;
+            }
+            let caps = ClassCaps::of(&rules, &rack);
+            let rack_wide = tile_cap(&rules, &rack);
+            // every multiset of squares of up to four (squares may repeat: spans hold several of a class)
+            for mask in 0..256usize {
+                let squares: Vec<usize> = (0..4).map(|i| (mask >> (2 * i)) & 3).collect();
+                for k in 1..=squares.len().min(tiles.len()) {
+                    let chosen = &squares[..k];
+                    let mut counts = [0u8; MAX_CLASSES];
+                    for &sq in chosen {
+                        counts[rules.square_class[sq] as usize] += 1;
+                    }
+                    let exact = best_assignment(&rules, tiles, chosen);
+                    let cap = caps.cap(k, &counts, false);
+                    assert!(cap >= exact, "{tiles:?} on {chosen:?}: cap {cap} < {exact}");
+                    tighter += (cap < rack_wide[k]) as usize;
+                }
+            }
+        }
+        assert!(tighter > 0);
+    }
 }
