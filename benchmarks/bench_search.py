@@ -20,8 +20,11 @@ rounds is printed with the ratio current / base.  Every figure is on one core:
 * **batch**: ``literaki solve --batch`` as a whole process on 1,200 self-play positions (top 20,
   JSON, one worker): positions per second.
 
-Targets (issue 26): best median <= 80 us and mean <= 200 us, >= 6x the base; sim >= 3,000
-candidate-iterations/s; self-play >= 4x the base; batch >= 500 positions/s.
+Targets (issue 40, the Rust core, against 217838c): best median and mean <= 0.25x the base, with
+one blank <= 0.3x; sim >= 4x; self-play >= 4x; batch >= 500 positions/s.  Measured (AMD EPYC, 2
+cores, 3 rounds, 400 positions): best median 402 -> 138 us (x0.34), mean 634 -> 252 (x0.40), one
+blank 2,393 -> 984 (x0.41); sim 637 -> 1,312 candidate-iterations/s (x2.06); self-play 35.6 ->
+61.6 games/s (x1.73); batch 300 -> 351 positions/s.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ import json
 import os
 import sys
 
-import numpy as np
 import pytest
 
 from literaki_cli.engine.board import Board
