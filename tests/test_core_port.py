@@ -159,3 +159,31 @@ def test_a_rack_the_core_cannot_hold_is_refused(small_lexicon):  # noqa: F811
     board = Board.for_variant(LITERAKI)
     with pytest.raises(LiterakiError, match="a rack must be 64 counts"):
         generator.generate(board, "k" * 40)
+
+
+def test_a_simulation_the_core_cannot_play_is_a_one_line_error(small_lexicon):  # noqa: F811
+    """A candidate laying a tile on an occupied square (or off the board), and a future holding a
+    code that is no tile, are refused with one line, never a crash."""
+    from literaki_cli.engine.move import Tile
+    from literaki_cli.games.game import PLACE
+    from literaki_cli.montecarlo.simulation import Candidate, SimPosition, Simulator, draw_future
+    from literaki_cli.montecarlo.winmodel import open_win_model
+
+    lexicon, _ = small_lexicon
+    board = Board.for_variant(LITERAKI)
+    board.set_cell(7, 7, "k", False)
+    sim = SimPosition(LITERAKI, board, "kota", None, sorted("abcdeeiko"), spread=0)
+    equity = Equity(open_leaves(), LITERAKI)
+    for square in ((7, 7), (20, 3)):
+        bad = Candidate(PLACE, "8H", "K", 2, "ota", 0.0, tiles=(Tile(*square, "k", False),))
+        with pytest.raises(LiterakiError) as caught:
+            Simulator(sim, lexicon, equity, open_win_model(), 2, [bad])
+        assert "\n" not in str(caught.value) and "candidate" in str(caught.value)
+    simulator = Simulator(sim, lexicon, equity, open_win_model(), 2, [Candidate.of_pass("kota", 0.0)])
+    future = draw_future(sim, 1, 0)
+    from literaki_cli.engine.movegen import core_call
+
+    with pytest.raises(LiterakiError, match="letter code"):
+        core_call(simulator.core.run, [([40], [1, 2])], [0], 2)
+    with pytest.raises(LiterakiError, match="do not fit"):
+        simulator.answers([future], [3])
