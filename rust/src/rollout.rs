@@ -532,22 +532,7 @@ mod tests {
 
     #[test]
     fn a_forced_exchange_swaps_the_next_rack_while_the_bag_allows() {
-        let rules = Rules {
-            rows: 1,
-            cols: 1,
-            new_value: vec![0; 64],
-            tile_value: vec![0; 64],
-            word_mult: vec![1],
-            end_mult: vec![1; 4],
-            bingo_tiles: 7,
-            bingo_bonus: 0,
-            min_word: 2,
-            max_word: 15,
-            first_move_min_tiles: 2,
-            start: (0, 0),
-            square_class: Vec::new(),
-            class_square: Vec::new(),
-        };
+        let rules = Rules::plain(1, 1);
         let layout = crate::leaves::Layout::from((64, 6, 1, 0, 0, 0, 0, 0));
         let model = Model { layout, keys: &[], values: &[], coef: &[], colour_of: &[], vowel: &[] };
         assert!(rules_with(7, &model, &rules));

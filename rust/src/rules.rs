@@ -97,3 +97,28 @@ impl Rules {
         Ok(())
     }
 }
+
+#[cfg(test)]
+impl Rules {
+    /// A board of `rows` x `cols` plain squares on which every tile is worth 0, words of 2 to 15
+    /// letters, a bingo of 7 tiles worth nothing: what a test starts from and changes.
+    pub fn plain(rows: usize, cols: usize) -> Rules {
+        let squares = rows * cols;
+        Rules {
+            rows,
+            cols,
+            new_value: vec![0; squares * CODE_SPACE],
+            tile_value: vec![0; CODE_SPACE],
+            word_mult: vec![1; squares],
+            end_mult: vec![1; 4 * squares],
+            bingo_tiles: 7,
+            bingo_bonus: 0,
+            min_word: 2,
+            max_word: 15,
+            first_move_min_tiles: 2,
+            start: (0, 0),
+            square_class: Vec::new(),
+            class_square: Vec::new(),
+        }
+    }
+}

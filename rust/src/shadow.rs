@@ -656,23 +656,7 @@ mod tests {
                 new_value[sq * CODE_SPACE + letter] = letter as i64 * if colour_square { 3 } else { 1 };
             }
         }
-        Rules {
-            rows: 1,
-            cols: 4,
-            new_value,
-            tile_value: (0..CODE_SPACE as i64).collect(),
-            word_mult: vec![1; 4],
-            end_mult: vec![1; 16],
-            bingo_tiles: 7,
-            bingo_bonus: 0,
-            min_word: 2,
-            max_word: 15,
-            first_move_min_tiles: 2,
-            start: (0, 0),
-            square_class: Vec::new(),
-            class_square: Vec::new(),
-        }
-        .classify()
+        Rules { new_value, tile_value: (0..CODE_SPACE as i64).collect(), ..Rules::plain(1, 4) }.classify()
     }
 
     /// The best any `k`-tile choice of `tiles` is worth on the squares `squares`, by trying every
