@@ -30,6 +30,22 @@ pub struct Kwg<'a> {
 pub struct GraphWords {
     map: memmap2::MmapMut,
     len: usize,
+    /// The bingo indexes made on this graph, by DAWG root and bingo size (`bingo_index`).
+    indexes: std::sync::Mutex<Vec<(usize, usize, std::sync::Arc<crate::bingo::BingoIndex>)>>,
+}
+
+impl GraphWords {
+    /// The bingo index of the DAWG at `dawg_root` for bingos of `tiles` tiles: made once (some
+    /// 0.1-0.3 s on the SJP list) and kept with the graph for every generator of it.
+    pub fn bingo_index(&self, dawg_root: usize, tiles: usize) -> std::sync::Arc<crate::bingo::BingoIndex> {
+        let mut indexes = self.indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, _, index)) = indexes.iter().find(|(root, t, _)| (*root, *t) == (dawg_root, tiles)) {
+            return index.clone();
+        }
+        let index = std::sync::Arc::new(crate::bingo::BingoIndex::build(&Kwg { words: self }, dawg_root, tiles));
+        indexes.push((dawg_root, tiles, index.clone()));
+        index
+    }
 }
 
 impl std::ops::Deref for GraphWords {
@@ -61,7 +77,7 @@ pub fn graph_words(arcs: &[u32]) -> GraphWords {
     if let Some(&first) = arcs.first() {
         words[0] = first as u64;
     }
-    GraphWords { map, len: arcs.len() }
+    GraphWords { map, len: arcs.len(), indexes: Default::default() }
 }
 
 impl<'a> Kwg<'a> {

@@ -4,6 +4,7 @@
 //! modules that do the work as plain slices, and gives numpy arrays back.  Every search runs with
 //! the GIL released, and every panic is caught here and becomes a `CoreError` with one line.
 
+pub mod bingo;
 pub mod board;
 pub mod kwg;
 pub mod leaves;
@@ -66,9 +67,18 @@ struct Generator {
     gaddag_root: usize,
     dawg_root: usize,
     rules: Rules,
+    /// The words a bingo could make (`bingo::BingoIndex`), taken from the graph from this
+    /// generator's second best-move search on: a single search does not pay for it.
+    bingo: std::sync::OnceLock<Arc<bingo::BingoIndex>>,
+    searches: std::sync::atomic::AtomicU64,
 }
 
 impl Generator {
+    /// The bingo index of this generator's lexicon and rules (made on first use; GIL released).
+    fn bingo_index(&self) -> &bingo::BingoIndex {
+        self.bingo.get_or_init(|| self.words.bingo_index(self.dawg_root, self.rules.bingo_tiles.max(0) as usize))
+    }
+
     /// The board's letters and blanks as row-major slices (checked against the rules' board).
     fn board(
         &self,
@@ -179,7 +189,15 @@ impl Generator {
             return Err(CoreError::new_err("the arcs must be one contiguous array holding both roots"));
         }
         let words = shared_words(arcs.py(), arcs.readonly().as_slice()?);
-        Ok(Generator { _arcs: arcs.unbind(), words, gaddag_root, dawg_root, rules })
+        Ok(Generator {
+            _arcs: arcs.unbind(),
+            words,
+            gaddag_root,
+            dawg_root,
+            rules,
+            bingo: Default::default(),
+            searches: Default::default(),
+        })
     }
 
     /// Every legal move of `rack` (64 counts, slot 0 the blanks) on the board, as move records
@@ -242,11 +260,13 @@ impl Generator {
         place_array.copy_from_slice(place_counts);
         let kwg = Kwg { words: &self.words };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
+        let repeated = self.searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0;
         let outcome: Outcome = py.detach(|| {
             guarded("best move", || {
+                let bingo = if repeated { Some(self.bingo_index()) } else { None };
                 let views = View::pair(rules, &letters, &blanks);
                 let views = [views.0, views.1];
-                let query = BestMoveQuery { kwg, gaddag_root: gaddag, dawg_root: dawg, rules, views: &views };
+                let query = BestMoveQuery { kwg, gaddag_root: gaddag, dawg_root: dawg, rules, views: &views, bingo };
                 let bound = shadow::leave_bounds(rack_tiles, values, sizes);
                 shadow::best_move(&query, &mut rack, Leaves { place: place_array, values }, bound, ties_in_order)
             })
@@ -440,6 +460,7 @@ impl Simulation {
                 exchanges: self.exchanges,
                 forced: &self.forced,
                 forced_min_bag: self.forced_min_bag,
+                bingo: Some(generator.bingo_index()),
             };
             work(&t)
         })
@@ -466,6 +487,12 @@ impl Simulation {
         threads: usize,
     ) -> PyResult<Self> {
         let (letters, blanks) = generator.get().board(&letters, &blanks)?;
+        // The bingo index, made now (once per lexicon) with the GIL released, for every rollout.
+        py.detach(|| {
+            guarded("bingo index", || {
+                let _ = generator.get().bingo_index();
+            })
+        })?;
         let board_rules = &generator.get().rules;
         let (shrink_below, kept_tile_factor, exchange_min_bag, exchanges, forced, forced_min_bag) = rules;
         let tile_value = slice(&tile_value, "tile_value")?.to_vec();

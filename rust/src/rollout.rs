@@ -60,6 +60,8 @@ pub struct RolloutRules<'a> {
     /// Forced-exchange squares (row-major).
     pub forced: &'a [bool],
     pub forced_min_bag: i64,
+    /// The words a bingo could make (tightens the searches' bounds; see `crate::bingo`).
+    pub bingo: Option<&'a crate::bingo::BingoIndex>,
 }
 
 impl RolloutRules<'_> {
@@ -83,6 +85,7 @@ impl RolloutRules<'_> {
             dawg_root: self.dawg_root,
             rules: self.rules,
             views,
+            bingo: self.bingo,
         }
     }
 
@@ -514,6 +517,7 @@ mod tests {
             exchanges: false,
             forced: &[],
             forced_min_bag,
+            bingo: None,
         };
         let mut after = tiles(&[1, 2], &[3, 4, 5, 6, 7, 8, 9], &[10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
         let swapped = after.forced_exchange(&t, 1, true);

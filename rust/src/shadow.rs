@@ -3,6 +3,7 @@
 //! stopping when no anchor left can beat the best found.  A port of `_best_move` and its helpers
 //! in `literaki_cli/engine/movegen.py`, with the same tie order.
 
+use crate::bingo::{BingoCheck, BingoIndex};
 use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
 use crate::movegen::{bit, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
@@ -205,6 +206,7 @@ fn anchor_bound(
     sq_best: &[i64],
     cross_best: &[i64],
     rb: &RackBounds,
+    bingo: &mut Option<BingoCheck>,
     r: usize,
     anchor: usize,
     last_anchor: i64,
@@ -223,9 +225,13 @@ fn anchor_bound(
         let mut new = 0i64;
         let mut ok = true;
         let mut classes = [0u8; MAX_CLASSES]; // the span's new squares per class
+        let mut through = 0u8; // the first board tile's letter in the span (0: none yet)
         for k in left..anchor {
             let i = r * cols + k;
             if view.letters[i] != 0 {
+                if through == 0 {
+                    through = view.letters[i];
+                }
                 if !view.blanks[i] {
                     board_sum += rules.tile_value[view.letters[i] as usize];
                 }
@@ -249,6 +255,9 @@ fn anchor_bound(
         for right in anchor..cols {
             let i = r * cols + right;
             if view.letters[i] != 0 {
+                if through == 0 {
+                    through = view.letters[i];
+                }
                 if !view.blanks[i] {
                     board_sum += rules.tile_value[view.letters[i] as usize];
                 }
@@ -290,6 +299,16 @@ fn anchor_bound(
             if value > bound {
                 bound = value;
             }
+            if new == rules.bingo_tiles && length - new <= 1 {
+                // all the rack's tiles, alone or with one board tile: a word of those letters must
+                // exist, or no move covers this span (the rank's bound above still counts it)
+                let extra = if length > new { through } else { 0 };
+                if let Some(check) = bingo.as_mut() {
+                    if !check.possible(extra) {
+                        continue;
+                    }
+                }
+            }
             let cap = rb.tile_cap[k].min(rb.classes.cap(k, &classes, false));
             if cap < new_sum {
                 value = (score - (new_sum - cap) * m) as f64 + rb.leave_bound[k];
@@ -311,8 +330,10 @@ fn anchor_bound(
 
 /// Every anchor of the `wanted[view][row]` rows from which a move is possible, with its bounds,
 /// in the order `generate` visits them.
+#[allow(clippy::too_many_arguments)]
 fn list_anchors(
     rules: &Rules,
+    bingo: Option<&BingoIndex>,
     views: &[View],
     crosses: &[CrossChecks; 2],
     rack: &Rack,
@@ -329,6 +350,7 @@ fn list_anchors(
         classes: ClassCaps::of(rules, rack),
     };
     let present: Vec<usize> = (1..=32).filter(|&l| rack[l] > 0).collect();
+    let mut bingo = bingo.and_then(|index| BingoCheck::of(index, rack));
     let mut anchors = Vec::new();
     for v in 0..2 {
         let (view, cross) = (&views[v], &crosses[v]);
@@ -352,7 +374,8 @@ fn list_anchors(
                 if !view.is_anchor(r, c) {
                     continue;
                 }
-                let (bound, tight, blank) = anchor_bound(rules, view, &sq_best, &cross_best, &rb, r, c, last_anchor);
+                let (bound, tight, blank) =
+                    anchor_bound(rules, view, &sq_best, &cross_best, &rb, &mut bingo, r, c, last_anchor);
                 if bound > NEG_INF {
                     anchors.push(Anchor { view: v, row: r, col: c, last: last_anchor, bound, tight, blank });
                 }
@@ -379,6 +402,8 @@ pub struct BestMoveQuery<'a> {
     pub rules: &'a Rules,
     /// The across and the down view (empty where only the lexicon and the rules are wanted).
     pub views: &'a [View],
+    /// The words a bingo could make, when the generator has them (bounds only: see `bingo`).
+    pub bingo: Option<&'a BingoIndex>,
 }
 
 impl BestMoveQuery<'_> {
@@ -477,7 +502,7 @@ pub fn best_move(
 ) -> Outcome {
     let wanted = q.every_row();
     let crosses = q.crosses(rack, &wanted);
-    let anchors = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
+    let anchors = list_anchors(q.rules, q.bingo, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
     let rank = ranks(&anchors, ties_in_order);
     let mut sink = Sink::best(leaves);
     search_anchors(q, &crosses, &mut sink, rack, &anchors, &rank, |_| true);
@@ -512,7 +537,7 @@ impl AnchorTable {
         let board = BestMoveQuery { views: &views, ..*graph };
         let wanted = board.every_row();
         let crosses = board.crosses(rack, &wanted);
-        let anchors = list_anchors(graph.rules, &views, &crosses, rack, leaves, leave_bound, &wanted);
+        let anchors = list_anchors(graph.rules, graph.bingo, &views, &crosses, rack, leaves, leave_bound, &wanted);
         let first = [0, 1].map(|v| {
             (0..=views[v].rows)
                 .map(|r| anchors.iter().take_while(|a| a.view < v || (a.view == v && a.row < r)).count())
@@ -586,7 +611,7 @@ pub fn best_move_sharing(
     changed: &[Vec<bool>; 2],
 ) -> Outcome {
     let crosses = q.crosses(rack, changed);
-    let fresh = list_anchors(q.rules, q.views, &crosses, rack, &leaves, leave_bound, changed);
+    let fresh = list_anchors(q.rules, q.bingo, q.views, &crosses, rack, &leaves, leave_bound, changed);
     let mut anchors = Vec::with_capacity(table.anchors.len() + fresh.len());
     let mut kept: Vec<Option<usize>> = Vec::with_capacity(anchors.capacity()); // the table's anchor reused
     let mut k = 0;

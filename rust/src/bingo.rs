@@ -1,0 +1,177 @@
+//! Which bingos can exist at all: the alphagrams (letters sorted) of every word as long as a bingo
+//! lays tiles, or one letter longer (a bingo through one board tile).  The best-move bounds
+//! count a bingo's bonus on every span where a rack could lay all its tiles; most racks make no
+//! such word, and this index tells so in one lookup, so those spans stop holding the search
+//! open.  The index only tightens bounds: answers do not depend on whether it exists.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::kwg::Kwg;
+use crate::movegen::{Rack, BLANK_SLOT, MAX_WORD};
+
+/// A multiply-shift hasher for alphagram keys (already well mixed by construction: no need for
+/// SipHash's resistance, and five times quicker).
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = (self.0 ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+}
+
+type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// An alphagram as a number: the letter codes (1..=32, six bits each) in ascending order.
+fn key_of(sorted: &[u8]) -> u64 {
+    sorted.iter().fold(0u64, |key, &code| (key << 6) | code as u64)
+}
+
+/// The alphagrams of the lexicon's words of `tiles` and `tiles + 1` letters.
+pub struct BingoIndex {
+    pub tiles: usize,
+    keys: KeySet,
+}
+
+impl BingoIndex {
+    /// Every word of the DAWG at `dawg_root` of `tiles` or `tiles + 1` letters, as alphagrams.
+    pub fn build(kwg: &Kwg, dawg_root: usize, tiles: usize) -> BingoIndex {
+        let mut keys = KeySet::default();
+        let mut letters = [0u8; MAX_WORD + 1];
+        if (1..MAX_WORD).contains(&tiles) {
+            collect(kwg, dawg_root, 0, tiles, &mut letters, &mut keys);
+        }
+        BingoIndex { tiles, keys }
+    }
+
+    /// Whether some word's letters are exactly `letters` (codes, any order; at most tiles + 1).
+    fn has(&self, letters: &mut [u8]) -> bool {
+        letters.sort_unstable();
+        self.keys.contains(&key_of(letters))
+    }
+}
+
+fn collect(kwg: &Kwg, list: usize, depth: usize, tiles: usize, letters: &mut [u8], keys: &mut KeySet) {
+    if list == 0 {
+        return;
+    }
+    let mut p = list;
+    loop {
+        let arc = kwg.arc(p);
+        letters[depth] = Kwg::letter(arc) as u8;
+        let length = depth + 1;
+        if Kwg::accepts(arc) && (length == tiles || length == tiles + 1) {
+            let mut sorted = letters[..length].to_vec();
+            sorted.sort_unstable();
+            keys.insert(key_of(&sorted));
+        }
+        if length < tiles + 1 {
+            collect(kwg, Kwg::target(arc), length, tiles, letters, keys);
+        }
+        if Kwg::is_last(arc) {
+            break;
+        }
+        p += 1;
+    }
+}
+
+/// One rack's questions to the index, remembered: can all its tiles make a word alone, or with one
+/// more letter (a board tile)?  Racks with two blanks or more are not asked (always yes).
+pub struct BingoCheck<'a> {
+    index: &'a BingoIndex,
+    /// The rack's tiles other than blanks, and how many blanks.
+    natural: Vec<u8>,
+    blanks: i64,
+    /// Answers by extra letter (0: none); None: not asked yet.
+    known: [Option<bool>; 33],
+}
+
+impl<'a> BingoCheck<'a> {
+    /// None when the index cannot answer for this rack (another bingo size, too many blanks).
+    pub fn of(index: &'a BingoIndex, rack: &Rack) -> Option<BingoCheck<'a>> {
+        let tiles: i64 = rack.iter().sum();
+        if tiles as usize != index.tiles || rack[BLANK_SLOT] > 1 {
+            return None;
+        }
+        let mut natural = Vec::with_capacity(index.tiles);
+        for (code, &count) in rack.iter().enumerate().skip(1) {
+            natural.extend(std::iter::repeat_n(code as u8, count as usize));
+        }
+        Some(BingoCheck { index, natural, blanks: rack[BLANK_SLOT], known: [None; 33] })
+    }
+
+    /// Whether the rack's tiles, with `extra` (a board letter; 0: none), are some word's letters.
+    pub fn possible(&mut self, extra: u8) -> bool {
+        let slot = extra as usize;
+        if slot > 32 {
+            return true;
+        }
+        if let Some(answer) = self.known[slot] {
+            return answer;
+        }
+        let mut letters = self.natural.clone();
+        if extra != 0 {
+            letters.push(extra);
+        }
+        let answer = if self.blanks == 0 {
+            self.index.has(&mut letters)
+        } else {
+            letters.push(0);
+            let last = letters.len() - 1;
+            (1..=32u8).any(|code| {
+                let mut trial = letters.clone();
+                trial[last] = code;
+                self.index.has(&mut trial)
+            })
+        };
+        self.known[slot] = Some(answer);
+        answer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kwg::{graph_words, ACCEPTS_BIT, END_BIT, LETTER_SHIFT};
+
+    fn arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
+        (letter << LETTER_SHIFT) | target | if accepts { ACCEPTS_BIT } else { 0 } | if last { END_BIT } else { 0 }
+    }
+
+    #[test]
+    fn the_index_knows_the_words_of_a_bingo_and_one_letter_more() {
+        // A DAWG of "ab", "abc" and "abcd" (codes a=1 ...): root 1 -> a (2) -> b (3) -> c (4) -> d.
+        let arcs = [0, arc(1, 2, false, true), arc(2, 3, true, true), arc(3, 4, true, true), arc(4, 0, true, true)];
+        let words = graph_words(&arcs);
+        let index = BingoIndex::build(&Kwg { words: &words }, 1, 3);
+        let mut rack = [0i64; crate::movegen::RACK_SLOTS];
+        rack[3] = 1;
+        rack[1] = 1;
+        rack[2] = 1; // "cab": the letters of "abc"
+        let mut check = BingoCheck::of(&index, &rack).expect("three tiles");
+        assert!(check.possible(0));
+        assert!(check.possible(4)); // with a board "d": "abcd"
+        assert!(!check.possible(1)); // "aabc": no such word
+        rack[3] = 0;
+        rack[BLANK_SLOT] = 1; // "ab?": the blank as c
+        let mut check = BingoCheck::of(&index, &rack).expect("three tiles");
+        assert!(check.possible(0) && check.possible(4));
+        assert!(!check.possible(5));
+        rack[2] = 0;
+        rack[BLANK_SLOT] = 2; // two blanks: not asked
+        assert!(BingoCheck::of(&index, &rack).is_none());
+        rack[BLANK_SLOT] = 1; // two tiles: not a bingo of three
+        assert!(BingoCheck::of(&index, &rack).is_none());
+    }
+}
