@@ -63,8 +63,7 @@ def main() -> None:
             if generator is None:
                 generator = MoveGenerator(lexicon, position.variant)
                 equity = Equity(open_leaves(), position.variant)
-                # from its second search on a generator has its bingo index: count with it
-                generator.best_counted(position.board, position.rack, equity.for_rack(position.rack, row["bag"]))
+                generator.core.prepare_bingo_index()  # as a long job's searches have it
             leaves = equity.for_rack(position.rack, row["bag"])
             _, states, arcs = generator.best_counted(position.board, position.rack, leaves)
             by_blanks.setdefault(position.rack.count("?"), []).append((states, arcs))

@@ -1,8 +1,9 @@
 //! Which bingos can exist at all: the alphagrams (letters sorted) of every word as long as a bingo
-//! lays tiles, or one letter longer (a bingo through one board tile).  The best-move bounds
+//! lays tiles, or one or two letters longer (a bingo through one or two board tiles).  The best-move bounds
 //! count a bingo's bonus on every span where a rack could lay all its tiles; most racks make no
 //! such word, and this index tells so in one lookup, so those spans stop holding the search
-//! open.  The index only tightens bounds: answers do not depend on whether it exists.
+//! open.  The index only tightens bounds: answers do not depend on whether it exists (it is made
+//! once a graph has seen many searches, or for a simulation: `kwg::GraphWords::bingo_index`).
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -33,29 +34,33 @@ impl Hasher for KeyHasher {
 
 type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
+/// Board tiles a bingo may run through and still be looked up (longer ones are always possible).
+pub const MAX_THROUGH: usize = 2;
+
 /// An alphagram as a number: the letter codes (1..=32, six bits each) in ascending order.
 fn key_of(sorted: &[u8]) -> u64 {
     sorted.iter().fold(0u64, |key, &code| (key << 6) | code as u64)
 }
 
-/// The alphagrams of the lexicon's words of `tiles` and `tiles + 1` letters.
+/// The alphagrams of the lexicon's words of `tiles` to `tiles + MAX_THROUGH` letters.
 pub struct BingoIndex {
     pub tiles: usize,
     keys: KeySet,
 }
 
 impl BingoIndex {
-    /// Every word of the DAWG at `dawg_root` of `tiles` or `tiles + 1` letters, as alphagrams.
+    /// Every word of the DAWG at `dawg_root` of `tiles` to `tiles + MAX_THROUGH` letters, as
+    /// alphagrams.
     pub fn build(kwg: &Kwg, dawg_root: usize, tiles: usize) -> BingoIndex {
         let mut keys = KeySet::default();
         let mut letters = [0u8; MAX_WORD + 1];
-        if (1..MAX_WORD).contains(&tiles) {
+        if (1..=MAX_WORD - MAX_THROUGH).contains(&tiles) {
             collect(kwg, dawg_root, 0, tiles, &mut letters, &mut keys);
         }
         BingoIndex { tiles, keys }
     }
 
-    /// Whether some word's letters are exactly `letters` (codes, any order; at most tiles + 1).
+    /// Whether some word's letters are exactly `letters` (codes, any order).
     fn has(&self, letters: &mut [u8]) -> bool {
         letters.sort_unstable();
         self.keys.contains(&key_of(letters))
@@ -71,12 +76,12 @@ fn collect(kwg: &Kwg, list: usize, depth: usize, tiles: usize, letters: &mut [u8
         let arc = kwg.arc(p);
         letters[depth] = Kwg::letter(arc) as u8;
         let length = depth + 1;
-        if Kwg::accepts(arc) && (length == tiles || length == tiles + 1) {
+        if Kwg::accepts(arc) && length >= tiles {
             let mut sorted = letters[..length].to_vec();
             sorted.sort_unstable();
             keys.insert(key_of(&sorted));
         }
-        if length < tiles + 1 {
+        if length < tiles + MAX_THROUGH {
             collect(kwg, Kwg::target(arc), length, tiles, letters, keys);
         }
         if Kwg::is_last(arc) {
@@ -86,15 +91,15 @@ fn collect(kwg: &Kwg, list: usize, depth: usize, tiles: usize, letters: &mut [u8
     }
 }
 
-/// One rack's questions to the index, remembered: can all its tiles make a word alone, or with one
-/// more letter (a board tile)?  Racks with two blanks or more are not asked (always yes).
+/// One rack's questions to the index, remembered: can all its tiles make a word alone, or with the
+/// letters of one or two board tiles?  Racks with two blanks or more are not asked (always yes).
 pub struct BingoCheck<'a> {
     index: &'a BingoIndex,
     /// The rack's tiles other than blanks, and how many blanks.
     natural: Vec<u8>,
     blanks: i64,
-    /// Answers by extra letter (0: none); None: not asked yet.
-    known: [Option<bool>; 33],
+    /// Answers by the extra letters (first * 33 + second; 0: none); None: not asked yet.
+    known: Vec<Option<bool>>,
 }
 
 impl<'a> BingoCheck<'a> {
@@ -108,22 +113,21 @@ impl<'a> BingoCheck<'a> {
         for (code, &count) in rack.iter().enumerate().skip(1) {
             natural.extend(std::iter::repeat_n(code as u8, count as usize));
         }
-        Some(BingoCheck { index, natural, blanks: rack[BLANK_SLOT], known: [None; 33] })
+        Some(BingoCheck { index, natural, blanks: rack[BLANK_SLOT], known: vec![None; 33 * 33] })
     }
 
-    /// Whether the rack's tiles, with `extra` (a board letter; 0: none), are some word's letters.
-    pub fn possible(&mut self, extra: u8) -> bool {
-        let slot = extra as usize;
-        if slot > 32 {
+    /// Whether the rack's tiles, with the board letters `extra` (0: none), are some word's letters.
+    pub fn possible(&mut self, extra: [u8; MAX_THROUGH]) -> bool {
+        let (a, b) = (extra[0].min(extra[1]) as usize, extra[0].max(extra[1]) as usize);
+        if b > 32 {
             return true;
         }
+        let slot = a * 33 + b;
         if let Some(answer) = self.known[slot] {
             return answer;
         }
         let mut letters = self.natural.clone();
-        if extra != 0 {
-            letters.push(extra);
-        }
+        letters.extend(extra.iter().filter(|&&code| code != 0));
         let answer = if self.blanks == 0 {
             self.index.has(&mut letters)
         } else {
@@ -160,14 +164,15 @@ mod tests {
         rack[1] = 1;
         rack[2] = 1; // "cab": the letters of "abc"
         let mut check = BingoCheck::of(&index, &rack).expect("three tiles");
-        assert!(check.possible(0));
-        assert!(check.possible(4)); // with a board "d": "abcd"
-        assert!(!check.possible(1)); // "aabc": no such word
+        assert!(check.possible([0, 0]));
+        assert!(check.possible([4, 0])); // with a board "d": "abcd"
+        assert!(!check.possible([0, 1])); // "aabc": no such word
+        assert!(!check.possible([4, 5])); // "abcde": none either
         rack[3] = 0;
         rack[BLANK_SLOT] = 1; // "ab?": the blank as c
         let mut check = BingoCheck::of(&index, &rack).expect("three tiles");
-        assert!(check.possible(0) && check.possible(4));
-        assert!(!check.possible(5));
+        assert!(check.possible([0, 0]) && check.possible([0, 4]));
+        assert!(!check.possible([5, 0]));
         rack[2] = 0;
         rack[BLANK_SLOT] = 2; // two blanks: not asked
         assert!(BingoCheck::of(&index, &rack).is_none());

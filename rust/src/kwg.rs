@@ -32,11 +32,35 @@ pub struct GraphWords {
     len: usize,
     /// The bingo indexes made on this graph, by DAWG root and bingo size (`bingo_index`).
     indexes: std::sync::Mutex<Vec<(usize, usize, std::sync::Arc<crate::bingo::BingoIndex>)>>,
+    /// Best-move searches run on this graph so far (`bingo_index_if_due`).
+    searches: std::sync::atomic::AtomicU64,
 }
+
+/// Searches on a graph before its bingo index is made: the index costs some 0.2 s once on the SJP
+/// list and saves 5-25 % of every search after it, so a job of a few dozen searches (one game's
+/// review) does without it and a long one (self-play, a batch) makes it early.
+pub const SEARCHES_BEFORE_BINGO_INDEX: u64 = 300;
 
 impl GraphWords {
     /// The bingo index of the DAWG at `dawg_root` for bingos of `tiles` tiles: made once (some
     /// 0.1-0.3 s on the SJP list) and kept with the graph for every generator of it.
+    /// The bingo index for one more best-move search: the one made already, else made now once
+    /// SEARCHES_BEFORE_BINGO_INDEX searches ran on this graph, else None.
+    pub fn bingo_index_if_due(
+        &self,
+        dawg_root: usize,
+        tiles: usize,
+    ) -> Option<std::sync::Arc<crate::bingo::BingoIndex>> {
+        {
+            let indexes = self.indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Some((_, _, index)) = indexes.iter().find(|(root, t, _)| (*root, *t) == (dawg_root, tiles)) {
+                return Some(index.clone());
+            }
+        }
+        let searches = self.searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (searches >= SEARCHES_BEFORE_BINGO_INDEX).then(|| self.bingo_index(dawg_root, tiles))
+    }
+
     pub fn bingo_index(&self, dawg_root: usize, tiles: usize) -> std::sync::Arc<crate::bingo::BingoIndex> {
         let mut indexes = self.indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, _, index)) = indexes.iter().find(|(root, t, _)| (*root, *t) == (dawg_root, tiles)) {
@@ -77,7 +101,7 @@ pub fn graph_words(arcs: &[u32]) -> GraphWords {
     if let Some(&first) = arcs.first() {
         words[0] = first as u64;
     }
-    GraphWords { map, len: arcs.len(), indexes: Default::default() }
+    GraphWords { map, len: arcs.len(), indexes: Default::default(), searches: Default::default() }
 }
 
 impl<'a> Kwg<'a> {

@@ -67,16 +67,28 @@ struct Generator {
     gaddag_root: usize,
     dawg_root: usize,
     rules: Rules,
-    /// The words a bingo could make (`bingo::BingoIndex`), taken from the graph from this
-    /// generator's second best-move search on: a single search does not pay for it.
+    /// The words a bingo could make (`bingo::BingoIndex`), once the graph has them (see
+    /// `kwg::SEARCHES_BEFORE_BINGO_INDEX`): they only tighten bounds, answers never depend on them.
     bingo: std::sync::OnceLock<Arc<bingo::BingoIndex>>,
-    searches: std::sync::atomic::AtomicU64,
 }
 
 impl Generator {
-    /// The bingo index of this generator's lexicon and rules (made on first use; GIL released).
+    fn bingo_tiles(&self) -> usize {
+        self.rules.bingo_tiles.max(0) as usize
+    }
+
+    /// The bingo index of this generator's lexicon and rules, made now if need be.
     fn bingo_index(&self) -> &bingo::BingoIndex {
-        self.bingo.get_or_init(|| self.words.bingo_index(self.dawg_root, self.rules.bingo_tiles.max(0) as usize))
+        self.bingo.get_or_init(|| self.words.bingo_index(self.dawg_root, self.bingo_tiles()))
+    }
+
+    /// The bingo index for one more search, when the graph has one or it is due.
+    fn bingo_for_search(&self) -> Option<&bingo::BingoIndex> {
+        if let Some(index) = self.bingo.get() {
+            return Some(index);
+        }
+        let index = self.words.bingo_index_if_due(self.dawg_root, self.bingo_tiles())?;
+        Some(self.bingo.get_or_init(|| index))
     }
 
     /// The board's letters and blanks as row-major slices (checked against the rules' board).
@@ -189,14 +201,15 @@ impl Generator {
             return Err(CoreError::new_err("the arcs must be one contiguous array holding both roots"));
         }
         let words = shared_words(arcs.py(), arcs.readonly().as_slice()?);
-        Ok(Generator {
-            _arcs: arcs.unbind(),
-            words,
-            gaddag_root,
-            dawg_root,
-            rules,
-            bingo: Default::default(),
-            searches: Default::default(),
+        Ok(Generator { _arcs: arcs.unbind(), words, gaddag_root, dawg_root, rules, bingo: Default::default() })
+    }
+
+    /// Make the bingo index now (the best-move searches otherwise make it once they are many).
+    fn prepare_bingo_index(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| {
+            guarded("bingo index", || {
+                let _ = self.bingo_index();
+            })
         })
     }
 
@@ -260,10 +273,9 @@ impl Generator {
         place_array.copy_from_slice(place_counts);
         let kwg = Kwg { words: &self.words };
         let (rules, gaddag, dawg) = (&self.rules, self.gaddag_root, self.dawg_root);
-        let repeated = self.searches.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 0;
         let outcome: Outcome = py.detach(|| {
             guarded("best move", || {
-                let bingo = if repeated { Some(self.bingo_index()) } else { None };
+                let bingo = self.bingo_for_search();
                 let views = View::pair(rules, &letters, &blanks);
                 let views = [views.0, views.1];
                 let query = BestMoveQuery { kwg, gaddag_root: gaddag, dawg_root: dawg, rules, views: &views, bingo };

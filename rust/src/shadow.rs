@@ -3,7 +3,7 @@
 //! stopping when no anchor left can beat the best found.  A port of `_best_move` and its helpers
 //! in `literaki_cli/engine/movegen.py`, with the same tie order.
 
-use crate::bingo::{BingoCheck, BingoIndex};
+use crate::bingo::{BingoCheck, BingoIndex, MAX_THROUGH};
 use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
 use crate::movegen::{bit, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
@@ -225,13 +225,15 @@ fn anchor_bound(
         let mut new = 0i64;
         let mut ok = true;
         let mut classes = [0u8; MAX_CLASSES]; // the span's new squares per class
-        let mut through = 0u8; // the first board tile's letter in the span (0: none yet)
+        let mut through = [0u8; MAX_THROUGH]; // the span's first board tiles' letters (0: none yet)
+        let mut passed = 0; // board tiles in the span
         for k in left..anchor {
             let i = r * cols + k;
             if view.letters[i] != 0 {
-                if through == 0 {
-                    through = view.letters[i];
+                if passed < MAX_THROUGH {
+                    through[passed] = view.letters[i];
                 }
+                passed += 1;
                 if !view.blanks[i] {
                     board_sum += rules.tile_value[view.letters[i] as usize];
                 }
@@ -255,9 +257,10 @@ fn anchor_bound(
         for right in anchor..cols {
             let i = r * cols + right;
             if view.letters[i] != 0 {
-                if through == 0 {
-                    through = view.letters[i];
+                if passed < MAX_THROUGH {
+                    through[passed] = view.letters[i];
                 }
+                passed += 1;
                 if !view.blanks[i] {
                     board_sum += rules.tile_value[view.letters[i] as usize];
                 }
@@ -299,12 +302,11 @@ fn anchor_bound(
             if value > bound {
                 bound = value;
             }
-            if new == rules.bingo_tiles && length - new <= 1 {
-                // all the rack's tiles, alone or with one board tile: a word of those letters must
-                // exist, or no move covers this span (the rank's bound above still counts it)
-                let extra = if length > new { through } else { 0 };
+            if new == rules.bingo_tiles && passed <= MAX_THROUGH {
+                // all the rack's tiles, alone or with the span's board tiles: a word of those
+                // letters must exist, or no move covers this span (the ranks' bound counts it)
                 if let Some(check) = bingo.as_mut() {
-                    if !check.possible(extra) {
+                    if !check.possible(through) {
                         continue;
                     }
                 }
