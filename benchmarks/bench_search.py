@@ -22,9 +22,9 @@ rounds is printed with the ratio current / base.  Every figure is on one core:
 
 Targets (issue 40, the Rust core, against 217838c): best median and mean <= 0.25x the base, with
 one blank <= 0.3x; sim >= 4x; self-play >= 4x; batch >= 500 positions/s.  Measured (AMD EPYC, 2
-cores, 3 rounds, 400 positions): best median 402 -> 138 us (x0.34), mean 634 -> 252 (x0.40), one
-blank 2,393 -> 984 (x0.41); sim 637 -> 1,312 candidate-iterations/s (x2.06); self-play 35.6 ->
-61.6 games/s (x1.73); batch 300 -> 351 positions/s.
+cores, 3 rounds, 400 positions): best median 258 -> 105 us (x0.41), mean 426 -> 177 (x0.42), one
+blank 1,617 -> 595 (x0.37); sim 806 -> 2,157 candidate-iterations/s (x2.68); self-play 47.0 ->
+65.8 games/s (x1.40); batch 364 -> 516 positions/s.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ searched on the mid-game positions of ``bench_search.py`` (same seed, same racks
 counts are printed by number of blanks on the rack.  Counts do not depend on the machine or its
 load, so a pruning change is judged by them (issue 40's targets: <= 1,300 states per blank-free
 best move, <= 10,000 with one blank; MAGPIE entered 1,144 and 8,839 on the same positions).
-Measured: 1,469 states (2,374 arcs) without a blank, 9,832 (19,763) with one; the numba kernels
-before the core entered 3,307 and 27,949.
+Measured (with the bingo index, as a long job's searches have it): 1,160 states without a blank,
+6,354 with one; the numba kernels before the core entered 3,307 and 27,949.
 """
 
 from __future__ import annotations
