@@ -45,6 +45,8 @@ fn key_of(sorted: &[u8]) -> u64 {
 /// The alphagrams of the lexicon's words of `tiles` to `tiles + MAX_THROUGH` letters.
 pub struct BingoIndex {
     pub tiles: usize,
+    /// False for a bingo size the index cannot hold (then it answers nothing).
+    usable: bool,
     keys: KeySet,
 }
 
@@ -54,10 +56,12 @@ impl BingoIndex {
     pub fn build(kwg: &Kwg, dawg_root: usize, tiles: usize) -> BingoIndex {
         let mut keys = KeySet::default();
         let mut letters = [0u8; MAX_WORD + 1];
-        if (1..=MAX_WORD - MAX_THROUGH).contains(&tiles) {
+        // nine letters of six bits fill a key: longer bingos are not indexed
+        let usable = (1..=9 - MAX_THROUGH).contains(&tiles);
+        if usable {
             collect(kwg, dawg_root, 0, tiles, &mut letters, &mut keys);
         }
-        BingoIndex { tiles, keys }
+        BingoIndex { tiles, usable, keys }
     }
 
     /// Whether some word's letters are exactly `letters` (codes, any order).
@@ -106,7 +110,7 @@ impl<'a> BingoCheck<'a> {
     /// None when the index cannot answer for this rack (another bingo size, too many blanks).
     pub fn of(index: &'a BingoIndex, rack: &Rack) -> Option<BingoCheck<'a>> {
         let tiles: i64 = rack.iter().sum();
-        if tiles as usize != index.tiles || rack[BLANK_SLOT] > 1 {
+        if !index.usable || tiles as usize != index.tiles || rack[BLANK_SLOT] > 1 {
             return None;
         }
         let mut natural = Vec::with_capacity(index.tiles);
@@ -178,5 +182,8 @@ mod tests {
         assert!(BingoCheck::of(&index, &rack).is_none());
         rack[BLANK_SLOT] = 1; // two tiles: not a bingo of three
         assert!(BingoCheck::of(&index, &rack).is_none());
+        let long = BingoIndex::build(&Kwg { words: &words }, 1, 8); // keys hold nine letters at most
+        rack[BLANK_SLOT] = 8;
+        assert!(BingoCheck::of(&long, &rack).is_none());
     }
 }
