@@ -151,11 +151,7 @@ impl<'a> BingoCheck<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kwg::{graph_words, ACCEPTS_BIT, END_BIT, LETTER_SHIFT};
-
-    fn arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
-        (letter << LETTER_SHIFT) | target | if accepts { ACCEPTS_BIT } else { 0 } | if last { END_BIT } else { 0 }
-    }
+    use crate::kwg::{graph_words, test_arc as arc};
 
     #[test]
     fn the_index_knows_the_words_of_a_bingo_and_one_letter_more() {

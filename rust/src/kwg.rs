@@ -179,13 +179,16 @@ impl<'a> Kwg<'a> {
     }
 }
 
+/// An arc as the lexicon file holds it, for the tests' small graphs.
+#[cfg(test)]
+pub fn test_arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
+    (letter << LETTER_SHIFT) | target | if accepts { ACCEPTS_BIT } else { 0 } | if last { END_BIT } else { 0 }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_arc as arc;
     use super::*;
-
-    fn arc(letter: u32, target: u32, accepts: bool, last: bool) -> u32 {
-        (letter << LETTER_SHIFT) | target | if accepts { ACCEPTS_BIT } else { 0 } | if last { END_BIT } else { 0 }
-    }
 
     #[test]
     fn find_walks_one_sorted_sibling_list() {
