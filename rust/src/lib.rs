@@ -535,7 +535,8 @@ impl Simulation {
                     .map_err(|e| CoreError::new_err(format!("cannot start {n} threads: {e}")))?,
             ),
         };
-        let mut sim = Simulation {
+        let simulation = rollout::Simulation::new(board_rules, &forced, letters, blanks, rack, checked);
+        Ok(Simulation {
             generator,
             leaves,
             tile_value,
@@ -545,12 +546,9 @@ impl Simulation {
             exchanges,
             forced,
             forced_min_bag,
-            simulation: rollout::Simulation::empty(),
+            simulation,
             pool,
-        };
-        let simulation = sim.with_rules(py, |t| rollout::Simulation::new(t, letters, blanks, rack, checked))?;
-        sim.simulation = simulation;
-        Ok(sim)
+        })
     }
 
     /// Each future, (opponent's rack, bag in drawing order) as codes, with the candidates

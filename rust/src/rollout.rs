@@ -385,27 +385,17 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// No position yet (filled in by `new`).
-    pub fn empty() -> Self {
-        Simulation {
-            letters: Vec::new(),
-            blanks: Vec::new(),
-            rack: Vec::new(),
-            candidates: Vec::new(),
-            boards: Vec::new(),
-            forced: Vec::new(),
-            changed: Vec::new(),
-        }
-    }
-
+    /// The candidates on the board `letters`, `blanks` (row-major, `rules`' board;
+    /// `forced_squares`: its forced-exchange squares) for the mover's `rack`.
     pub fn new(
-        t: &RolloutRules,
+        rules: &Rules,
+        forced_squares: &[bool],
         letters: Vec<u8>,
         blanks: Vec<bool>,
         rack: Vec<i64>,
         candidates: Vec<Candidate>,
     ) -> Self {
-        let cols = t.rules.cols;
+        let cols = rules.cols;
         let mut boards = Vec::new();
         let mut forced = Vec::new();
         let mut changed = Vec::new();
@@ -416,8 +406,8 @@ impl Simulation {
                 after_blanks[r * cols + c] = blank;
             }
             let squares: Vec<(usize, usize)> = candidate.laid.iter().map(|&(r, c, _, _)| (r, c)).collect();
-            forced.push(candidate.kind == PLACE_KIND && squares.iter().any(|&(r, c)| t.forced[r * cols + c]));
-            changed.push(changed_lines(&after_letters, t.rules.rows, cols, &squares));
+            forced.push(candidate.kind == PLACE_KIND && squares.iter().any(|&(r, c)| forced_squares[r * cols + c]));
+            changed.push(changed_lines(&after_letters, rules.rows, cols, &squares));
             boards.push((after_letters, after_blanks));
         }
         Simulation { letters, blanks, rack, candidates, boards, forced, changed }

@@ -460,23 +460,11 @@ fn ranks(anchors: &[Anchor], ties_in_order: bool) -> Vec<f64> {
     rank
 }
 
-/// Search the anchors flagged in `searched` in the order of their tighter bounds, until none
-/// left can beat the best found (see `best_move` for the ties).
-fn search_anchors(
-    q: &BestMoveQuery,
-    crosses: &[CrossChecks; 2],
-    sink: &mut Sink,
-    rack: &mut Rack,
-    anchors: &[Anchor],
-    rank: &[f64],
-    searched: impl Fn(usize) -> bool,
-) {
-    let tight: Vec<f64> =
-        anchors.iter().enumerate().map(|(i, a)| if searched(i) { a.tight } else { NEG_INF }).collect();
+/// Visit the anchors in the order of their tighter bounds, until none left can beat the best found
+/// in `sink` (see `best_move` for the ties); `visit(sink, i)` searches anchor i into the sink.
+fn search_anchors(anchors: &[Anchor], rank: &[f64], sink: &mut Sink, mut visit: impl FnMut(&mut Sink, usize)) {
+    let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
     for i in descending(&tight) {
-        if !searched(i) {
-            break;
-        }
         if sink.count > 0 {
             if tight[i] < sink.best_equity {
                 break; // every anchor left is bounded by this one's bound: none can do better
@@ -486,7 +474,7 @@ fn search_anchors(
             }
         }
         sink.anchor_rank = rank[i];
-        q.search(crosses, sink, rack, &anchors[i], anchors[i].blank);
+        visit(sink, i);
     }
 }
 
@@ -507,7 +495,7 @@ pub fn best_move(
     let anchors = list_anchors(q.rules, q.bingo, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
     let rank = ranks(&anchors, ties_in_order);
     let mut sink = Sink::best(leaves);
-    search_anchors(q, &crosses, &mut sink, rack, &anchors, &rank, |_| true);
+    search_anchors(&anchors, &rank, &mut sink, |sink, i| q.search(&crosses, sink, rack, &anchors[i], anchors[i].blank));
     Outcome::of(&sink)
 }
 
@@ -634,37 +622,23 @@ pub fn best_move_sharing(
         }
     }
     let rank = ranks(&anchors, false);
-    let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
     let mut sink = Sink::best(leaves);
-    for i in descending(&tight) {
-        if sink.count > 0 {
-            if tight[i] < sink.best_equity {
-                break; // every anchor left is bounded by this one's bound: none can do better
-            }
-            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
-                continue; // at best a tie, which the best's anchor wins
-            }
-        }
-        match kept[i] {
-            None => {
-                sink.anchor_rank = rank[i];
-                q.search(&crosses, &mut sink, rack, &anchors[i], anchors[i].blank);
-            }
-            Some(j) => {
-                let leaves = sink.leaves.as_ref().expect("a best-only sink");
-                let leaves = Leaves { place: leaves.place, values: leaves.values };
-                if let (e, Some(record)) = table.best_of(q, j, rack, &leaves) {
-                    if sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank) {
-                        sink.best_equity = e;
-                        sink.best_rank = rank[i];
-                        sink.records.clear();
-                        sink.records.push(record);
-                        sink.count = 1;
-                    }
+    search_anchors(&anchors, &rank, &mut sink, |sink, i| match kept[i] {
+        None => q.search(&crosses, sink, rack, &anchors[i], anchors[i].blank),
+        Some(j) => {
+            let leaves = sink.leaves.as_ref().expect("a best-only sink");
+            let leaves = Leaves { place: leaves.place, values: leaves.values };
+            if let (e, Some(record)) = table.best_of(q, j, rack, &leaves) {
+                if sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank) {
+                    sink.best_equity = e;
+                    sink.best_rank = rank[i];
+                    sink.records.clear();
+                    sink.records.push(record);
+                    sink.count = 1;
                 }
             }
         }
-    }
+    });
     Outcome::of(&sink)
 }
 
