@@ -168,7 +168,6 @@ class Simulator:
         from literaki_cli import _core
 
         self.sim = sim
-        self.lexicon = lexicon
         self.equity = equity
         self.win_model = win_model
         self.plies = plies
