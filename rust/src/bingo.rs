@@ -11,8 +11,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::kwg::Kwg;
 use crate::movegen::{Rack, BLANK_SLOT, MAX_WORD};
 
-/// A multiply-shift hasher for alphagram keys (already well mixed by construction: no need for
-/// SipHash's resistance, and five times quicker).
+/// The hasher of the index's keys: a key is a sum of well-mixed letter keys (`letter_key`),
+/// random-looking already, so it is its own hash (SipHash would only slow the build).
 #[derive(Default)]
 pub struct KeyHasher(u64);
 
@@ -28,7 +28,7 @@ impl Hasher for KeyHasher {
     }
 
     fn write_u64(&mut self, key: u64) {
-        self.0 = (self.0 ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        self.0 ^= key;
     }
 }
 
@@ -37,15 +37,38 @@ type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 /// Board tiles a bingo may run through and still be looked up (longer ones are always possible).
 pub const MAX_THROUGH: usize = 2;
 
-/// An alphagram as a number: the letter codes (1..=32, six bits each) in ascending order.
-fn key_of(sorted: &[u8]) -> u64 {
-    sorted.iter().fold(0u64, |key, &code| (key << 6) | code as u64)
+/// A letter's share of a key: the key of a multiset of letters is the (wrapping) sum of its
+/// letters' shares, so it is made a letter at a time, in any order, with no sort.  Two different
+/// multisets may share a key (about one chance in 2^64 / keys): then a span is kept that could
+/// have been dropped, a looser bound, never a different answer.
+const fn letter_key(code: usize) -> u64 {
+    // splitmix64 of the code: well mixed, fixed from build to build
+    let mut z = (code as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
-/// The alphagrams of the lexicon's words of `tiles` to `tiles + MAX_THROUGH` letters.
+const LETTER_KEYS: [u64; 64] = {
+    let mut keys = [0u64; 64];
+    let mut code = 0;
+    while code < 64 {
+        keys[code] = letter_key(code);
+        code += 1;
+    }
+    keys
+};
+
+/// The key of the multiset `letters` (codes).
+fn key_of(letters: &[u8]) -> u64 {
+    letters.iter().fold(0u64, |key, &code| key.wrapping_add(LETTER_KEYS[code as usize & 63]))
+}
+
+/// The alphagrams (as multiset keys) of the lexicon's words of `tiles` to `tiles + MAX_THROUGH`
+/// letters.
 pub struct BingoIndex {
     pub tiles: usize,
-    /// False for a bingo size the index cannot hold (then it answers nothing).
+    /// False for a bingo of no tiles (then it answers nothing).
     usable: bool,
     keys: KeySet,
 }
@@ -54,39 +77,35 @@ impl BingoIndex {
     /// Every word of the DAWG at `dawg_root` of `tiles` to `tiles + MAX_THROUGH` letters, as
     /// alphagrams.
     pub fn build(kwg: &Kwg, dawg_root: usize, tiles: usize) -> BingoIndex {
-        let mut keys = KeySet::default();
-        let mut letters = [0u8; MAX_WORD + 1];
-        // nine letters of six bits fill a key: longer bingos are not indexed
-        let usable = (1..=9 - MAX_THROUGH).contains(&tiles);
+        let mut keys = KeySet::with_capacity_and_hasher(1 << 16, Default::default());
+        let usable = (1..=MAX_WORD).contains(&tiles);
         if usable {
-            collect(kwg, dawg_root, 0, tiles, &mut letters, &mut keys);
+            collect(kwg, dawg_root, 0, 0, tiles, &mut keys);
         }
         BingoIndex { tiles, usable, keys }
     }
 
-    /// Whether some word's letters are exactly `letters` (codes, any order).
-    fn has(&self, letters: &mut [u8]) -> bool {
-        letters.sort_unstable();
-        self.keys.contains(&key_of(letters))
+    /// Whether some word's letters are those of the multiset key `key` (see `key_of`).
+    fn has(&self, key: u64) -> bool {
+        self.keys.contains(&key)
     }
 }
 
-fn collect(kwg: &Kwg, list: usize, depth: usize, tiles: usize, letters: &mut [u8], keys: &mut KeySet) {
+/// The keys of the words below `list`, whose first `depth` letters have the key `key`.
+fn collect(kwg: &Kwg, list: usize, depth: usize, key: u64, tiles: usize, keys: &mut KeySet) {
     if list == 0 {
         return;
     }
     let mut p = list;
     loop {
         let arc = kwg.arc(p);
-        letters[depth] = Kwg::letter(arc) as u8;
+        let key = key.wrapping_add(LETTER_KEYS[Kwg::letter(arc) as usize & 63]);
         let length = depth + 1;
         if Kwg::accepts(arc) && length >= tiles {
-            let mut sorted = letters[..length].to_vec();
-            sorted.sort_unstable();
-            keys.insert(key_of(&sorted));
+            keys.insert(key);
         }
         if length < tiles + MAX_THROUGH {
-            collect(kwg, Kwg::target(arc), length, tiles, letters, keys);
+            collect(kwg, Kwg::target(arc), length, key, tiles, keys);
         }
         if Kwg::is_last(arc) {
             break;
@@ -99,8 +118,8 @@ fn collect(kwg: &Kwg, list: usize, depth: usize, tiles: usize, letters: &mut [u8
 /// letters of one or two board tiles?  Racks with two blanks or more are not asked (always yes).
 pub struct BingoCheck<'a> {
     index: &'a BingoIndex,
-    /// The rack's tiles other than blanks, and how many blanks.
-    natural: Vec<u8>,
+    /// The key of the rack's tiles other than blanks, and how many blanks.
+    natural: u64,
     blanks: i64,
     /// Answers by the extra letters (first * 33 + second; 0: none); None: not asked yet.
     known: Vec<Option<bool>>,
@@ -113,9 +132,9 @@ impl<'a> BingoCheck<'a> {
         if !index.usable || tiles as usize != index.tiles || rack[BLANK_SLOT] > 1 {
             return None;
         }
-        let mut natural = Vec::with_capacity(index.tiles);
+        let mut natural = 0u64;
         for (code, &count) in rack.iter().enumerate().skip(1) {
-            natural.extend(std::iter::repeat_n(code as u8, count as usize));
+            natural = natural.wrapping_add(LETTER_KEYS[code & 63].wrapping_mul(count as u64));
         }
         Some(BingoCheck { index, natural, blanks: rack[BLANK_SLOT], known: vec![None; 33 * 33] })
     }
@@ -130,18 +149,12 @@ impl<'a> BingoCheck<'a> {
         if let Some(answer) = self.known[slot] {
             return answer;
         }
-        let mut letters = self.natural.clone();
-        letters.extend(extra.iter().filter(|&&code| code != 0));
+        let present: Vec<u8> = extra.iter().copied().filter(|&code| code != 0).collect();
+        let key = self.natural.wrapping_add(key_of(&present));
         let answer = if self.blanks == 0 {
-            self.index.has(&mut letters)
+            self.index.has(key)
         } else {
-            letters.push(0);
-            let last = letters.len() - 1;
-            (1..=32u8).any(|code| {
-                let mut trial = letters.clone();
-                trial[last] = code;
-                self.index.has(&mut trial)
-            })
+            (1..=32).any(|code| self.index.has(key.wrapping_add(LETTER_KEYS[code])))
         };
         self.known[slot] = Some(answer);
         answer
@@ -178,8 +191,9 @@ mod tests {
         assert!(BingoCheck::of(&index, &rack).is_none());
         rack[BLANK_SLOT] = 1; // two tiles: not a bingo of three
         assert!(BingoCheck::of(&index, &rack).is_none());
-        let long = BingoIndex::build(&Kwg { words: &words }, 1, 8); // keys hold nine letters at most
-        rack[BLANK_SLOT] = 8;
-        assert!(BingoCheck::of(&long, &rack).is_none());
+        let none = BingoIndex::build(&Kwg { words: &words }, 1, 0); // a bingo of no tiles: not asked
+        rack[BLANK_SLOT] = 0;
+        rack[1] = 0;
+        assert!(BingoCheck::of(&none, &rack).is_none());
     }
 }

@@ -36,14 +36,13 @@ pub struct GraphWords {
     searches: std::sync::atomic::AtomicU64,
 }
 
-/// Searches on a graph before its bingo index is made: the index costs some 0.2 s once on the SJP
-/// list and saves 5-25 % of every search after it, so a job of a few dozen searches (one game's
-/// review) does without it and a long one (self-play, a batch) makes it early.
-pub const SEARCHES_BEFORE_BINGO_INDEX: u64 = 300;
+/// Searches on a graph before its bingo index is made: the index costs some 0.05 s once on the SJP
+/// list and saves 5-25 % of every search after it (far more with a blank), so a job of a few dozen
+/// searches (one game's review, one `solve`) does without it and a long one (self-play, a batch)
+/// makes it early.
+pub const SEARCHES_BEFORE_BINGO_INDEX: u64 = 100;
 
 impl GraphWords {
-    /// The bingo index of the DAWG at `dawg_root` for bingos of `tiles` tiles: made once (some
-    /// 0.1-0.3 s on the SJP list) and kept with the graph for every generator of it.
     /// The bingo index for one more best-move search: the one made already, else made now once
     /// SEARCHES_BEFORE_BINGO_INDEX searches ran on this graph, else None.
     pub fn bingo_index_if_due(
@@ -61,6 +60,8 @@ impl GraphWords {
         (searches >= SEARCHES_BEFORE_BINGO_INDEX).then(|| self.bingo_index(dawg_root, tiles))
     }
 
+    /// The bingo index of the DAWG at `dawg_root` for bingos of `tiles` tiles: made once (some
+    /// 0.05 s on the SJP list) and kept with the graph for every generator of it.
     pub fn bingo_index(&self, dawg_root: usize, tiles: usize) -> std::sync::Arc<crate::bingo::BingoIndex> {
         let mut indexes = self.indexes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, _, index)) = indexes.iter().find(|(root, t, _)| (*root, *t) == (dawg_root, tiles)) {
