@@ -154,11 +154,26 @@ impl<'a> Kwg<'a> {
             if letters & b == 0 {
                 return None;
             }
-            let after_separator = (Self::letter(self.arc(list)) == SEPARATOR) as usize;
-            let p = list + after_separator + (letters & (b - 1)).count_ones() as usize;
-            if p < self.words.len() && Self::letter(self.arc(p)) == letter {
-                return Some(p);
-            }
+            return self.find_from(list, letters, self.letters_base(list), letter);
+        }
+        self.scan(list, letter)
+    }
+
+    /// Where the arcs of the list at `list` start after its separator: `find_from`'s `base`.
+    #[inline(always)]
+    pub fn letters_base(&self, list: usize) -> usize {
+        list + (Self::letter(self.arc(list)) == SEPARATOR) as usize
+    }
+
+    /// `find` for a letter of the list's mask `letters` (codes 1..32, `bit(letter)` in `letters`)
+    /// whose arcs after the separator start at `base` (`letters_base`): what a loop over a list's
+    /// letters asks, with the list's words read once.
+    #[inline(always)]
+    pub fn find_from(&self, list: usize, letters: u32, base: usize, letter: u32) -> Option<usize> {
+        let b = crate::movegen::bit(letter);
+        let p = base + (letters & (b - 1)).count_ones() as usize;
+        if p < self.words.len() && Self::letter(self.arc(p)) == letter {
+            return Some(p);
         }
         self.scan(list, letter)
     }

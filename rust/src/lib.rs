@@ -193,6 +193,7 @@ impl Generator {
             start: (start_row, start_col),
             square_class: Vec::new(),
             class_square: Vec::new(),
+            top_value: Vec::new(),
         };
         rules.check().map_err(CoreError::new_err)?;
         let rules = rules.classify();

@@ -206,11 +206,16 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let allowed = if self.rack[BLANK_SLOT] > 0 { self.cross.mask[i] } else { self.cross.mask[i] & self.on_rack };
         // The letters both the square and the list allow, in letter order (the order of the
         // list's arcs), each arc found at once from the list's letter mask.
-        let mut todo = allowed & self.kwg.letters(list);
+        let letters = self.kwg.letters(list);
+        let mut todo = allowed & letters;
+        if todo == 0 {
+            return;
+        }
+        let base = self.kwg.letters_base(list);
         while todo != 0 {
             let letter = todo.trailing_zeros() + 1;
             todo &= todo - 1;
-            let Some(p) = self.kwg.find(list, letter) else {
+            let Some(p) = self.kwg.find_from(list, letters, base, letter) else {
                 continue;
             };
             #[cfg(feature = "counters")]

@@ -30,6 +30,8 @@ pub struct Rules {
     /// and one square of each class; empty when there are more than MAX_CLASSES.
     pub square_class: Vec<u8>,
     pub class_square: Vec<usize>,
+    /// Per code: the most a new tile of it is worth on any square (`classify`).
+    pub top_value: Vec<i64>,
 }
 
 /// The most square classes the best-move bounds tell apart (Literaki has five: plain, and one per
@@ -53,9 +55,12 @@ impl Rules {
     }
 
     /// Groups the squares by their row of `new_value` (what every letter is worth there): the
-    /// best-move bounds count a span's squares per class.  Left empty beyond MAX_CLASSES.
+    /// best-move bounds count a span's squares per class.  Left empty beyond MAX_CLASSES.  Also
+    /// `top_value`, what the bounds of every search would otherwise recount square by square.
     pub fn classify(mut self) -> Self {
         let squares = self.squares();
+        self.top_value =
+            (0..CODE_SPACE).map(|code| (0..squares).map(|sq| self.new_value(sq, code)).fold(0, i64::max)).collect();
         let mut class_square: Vec<usize> = Vec::new();
         let mut square_class = Vec::with_capacity(squares);
         for sq in 0..squares {
@@ -119,6 +124,7 @@ impl Rules {
             start: (0, 0),
             square_class: Vec::new(),
             class_square: Vec::new(),
+            top_value: vec![0; CODE_SPACE],
         }
     }
 }

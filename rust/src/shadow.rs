@@ -6,7 +6,7 @@
 use crate::bingo::{BingoCheck, BingoIndex, MAX_THROUGH};
 use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
-use crate::movegen::{bit, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
+use crate::movegen::{bit, letters_on, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
 use crate::rules::{Rules, END, MAX_CLASSES, START};
 
 const NEG_INF: f64 = f64::NEG_INFINITY;
@@ -71,8 +71,7 @@ fn tile_cap(rules: &Rules, rack: &Rack) -> [i64; MAX_WORD + 1] {
     let mut best = Vec::new();
     for (letter, &count) in rack.iter().enumerate().skip(1) {
         if count > 0 {
-            let top = (0..rules.squares()).map(|sq| rules.new_value(sq, letter)).fold(0, i64::max);
-            best.extend(std::iter::repeat_n(top, count as usize));
+            best.extend(std::iter::repeat_n(rules.top_value[letter], count as usize));
         }
     }
     best.sort_unstable_by(|a, b| b.cmp(a));
@@ -85,25 +84,21 @@ fn tile_cap(rules: &Rules, rack: &Rack) -> [i64; MAX_WORD + 1] {
 
 /// The most a new tile from the rack can score on view square (r, c) in the main word (-1: no
 /// rack tile may stand there), and the most its cross word can score.
-fn square_best(
-    rules: &Rules,
-    view: &View,
-    cross: &CrossChecks,
-    rack: &Rack,
-    present: &[usize],
-    r: usize,
-    c: usize,
-) -> (i64, i64) {
+fn square_best(rules: &Rules, view: &View, cross: &CrossChecks, rack: &RackLetters, r: usize, c: usize) -> (i64, i64) {
     let i = r * view.cols + c;
     let sq = view.sqmap[i];
     let allowed = cross.mask[i];
     let mut best = -1i64;
-    if rack[BLANK_SLOT] > 0 && allowed != 0 {
+    if rack.blank && allowed != 0 {
         best = 0;
     }
-    for &letter in present {
-        if allowed & bit(letter as u32) != 0 {
-            best = best.max(rules.new_value(sq, letter));
+    if allowed & rack.on == rack.on && !rack.class_best.is_empty() {
+        best = best.max(rack.class_best[rules.square_class[sq] as usize]); // any rack letter fits here
+    } else {
+        for &letter in &rack.present {
+            if allowed & bit(letter as u32) != 0 {
+                best = best.max(rules.new_value(sq, letter));
+            }
         }
     }
     let mut cross_best = 0;
@@ -111,6 +106,27 @@ fn square_best(
         cross_best = (cross.base[i] + best) * cross.mult[i];
     }
     (best, cross_best)
+}
+
+/// The rack's letters as `square_best` reads them.
+struct RackLetters {
+    /// The letters held as tiles (blanks aside): codes, and as a cross-check mask.
+    present: Vec<usize>,
+    on: u32,
+    blank: bool,
+    /// Per square class: the most a tile of `present` is worth there (-1: none); empty without
+    /// classes.  A square whose cross-check lets every rack letter through takes its class's.
+    class_best: Vec<i64>,
+}
+
+impl RackLetters {
+    fn of(rules: &Rules, rack: &Rack) -> RackLetters {
+        let present: Vec<usize> = (1..=32).filter(|&l| rack[l] > 0).collect();
+        let class_best = (rules.class_square.iter())
+            .map(|&sq| present.iter().map(|&letter| rules.new_value(sq, letter)).fold(-1, i64::max))
+            .collect();
+        RackLetters { on: letters_on(rack), blank: rack[BLANK_SLOT] > 0, present, class_best }
+    }
 }
 
 /// What every anchor bound of a rack shares.
@@ -179,18 +195,25 @@ impl ClassCaps {
         caps
     }
 
-    /// The most `k` new tiles are worth on squares counted per class in `counts` (`natural`: no
-    /// blank among them); i64::MAX without classes.
+    /// Count one more new square of `class` in a span: `counts` per class, `bonus` the sum of
+    /// each class's largest bonuses for its count (kept as the span grows: O(1) a square).
     #[inline]
-    fn cap(&self, k: usize, counts: &[u8; MAX_CLASSES], natural: bool) -> i64 {
+    fn add(&self, class: usize, counts: &mut [u8; MAX_CLASSES], bonus: &mut i64) {
+        if self.on {
+            let n = counts[class] as usize;
+            *bonus += self.bonus[class][n + 1] - self.bonus[class][n];
+            counts[class] += 1;
+        }
+    }
+
+    /// The most `k` new tiles are worth on a span whose class bonuses sum to `bonus` (see `add`;
+    /// `natural`: no blank among them); i64::MAX without classes.
+    #[inline]
+    fn cap(&self, k: usize, bonus: i64, natural: bool) -> i64 {
         if !self.on {
             return i64::MAX;
         }
-        let mut total = if natural { self.base_natural[k] } else { self.base[k] };
-        for (c, &n) in counts.iter().enumerate() {
-            total += self.bonus[c][n as usize];
-        }
-        total
+        bonus + if natural { self.base_natural[k] } else { self.base[k] }
     }
 }
 
@@ -225,6 +248,7 @@ fn anchor_bound(
         let mut new = 0i64;
         let mut ok = true;
         let mut classes = [0u8; MAX_CLASSES]; // the span's new squares per class
+        let mut bonus = 0i64; // and their classes' largest bonuses (`ClassCaps::add`)
         let mut through = [0u8; MAX_THROUGH]; // the span's first board tiles' letters (0: none yet)
         let mut passed = 0; // board tiles in the span
         for k in left..anchor {
@@ -243,9 +267,7 @@ fn anchor_bound(
                     break;
                 }
                 new += 1;
-                if rb.classes.on {
-                    classes[rules.square_class[view.sqmap[i]] as usize] += 1;
-                }
+                rb.classes.add(rules.square_class[view.sqmap[i]] as usize, &mut classes, &mut bonus);
                 new_sum += sq_best[i];
                 mult *= rules.word_mult[view.sqmap[i]];
                 cross_sum += cross_best[i];
@@ -269,9 +291,7 @@ fn anchor_bound(
                     break;
                 }
                 new += 1;
-                if rb.classes.on {
-                    classes[rules.square_class[view.sqmap[i]] as usize] += 1;
-                }
+                rb.classes.add(rules.square_class[view.sqmap[i]] as usize, &mut classes, &mut bonus);
                 new_sum += sq_best[i];
                 mult *= rules.word_mult[view.sqmap[i]];
                 cross_sum += cross_best[i];
@@ -311,7 +331,7 @@ fn anchor_bound(
                     }
                 }
             }
-            let cap = rb.tile_cap[k].min(rb.classes.cap(k, &classes, false));
+            let cap = rb.tile_cap[k].min(rb.classes.cap(k, bonus, false));
             if cap < new_sum {
                 value = (score - (new_sum - cap) * m) as f64 + rb.leave_bound[k];
             }
@@ -319,7 +339,7 @@ fn anchor_bound(
                 tight = value;
             }
             if rb.blank_leave_bound[k] > NEG_INF {
-                let cap = rb.tile_cap[k - 1].min(rb.classes.cap(k - 1, &classes, true));
+                let cap = rb.tile_cap[k - 1].min(rb.classes.cap(k - 1, bonus, true));
                 let value = (score - (new_sum - new_sum.min(cap)) * m) as f64 + rb.blank_leave_bound[k];
                 if value > with_blank {
                     with_blank = value;
@@ -351,7 +371,7 @@ fn list_anchors(
         blank_leave_bound: blank_leave_bounds(rack, tiles_on_rack, leaves),
         classes: ClassCaps::of(rules, rack),
     };
-    let present: Vec<usize> = (1..=32).filter(|&l| rack[l] > 0).collect();
+    let letters = RackLetters::of(rules, rack);
     let mut bingo = bingo.and_then(|index| BingoCheck::of(index, rack));
     let mut anchors = Vec::new();
     for v in 0..2 {
@@ -363,7 +383,7 @@ fn list_anchors(
             if wanted[v][r] {
                 for c in 0..vc {
                     if view.at(r, c) == 0 {
-                        let (b, x) = square_best(rules, view, cross, rack, &present, r, c);
+                        let (b, x) = square_best(rules, view, cross, &letters, r, c);
                         sq_best[r * vc + c] = b;
                         cross_best[r * vc + c] = x;
                     }
@@ -706,12 +726,12 @@ mod tests {
                 let squares: Vec<usize> = (0..4).map(|i| (mask >> (2 * i)) & 3).collect();
                 for k in 1..=squares.len().min(tiles.len()) {
                     let chosen = &squares[..k];
-                    let mut counts = [0u8; MAX_CLASSES];
+                    let (mut counts, mut bonus) = ([0u8; MAX_CLASSES], 0);
                     for &sq in chosen {
-                        counts[rules.square_class[sq] as usize] += 1;
+                        caps.add(rules.square_class[sq] as usize, &mut counts, &mut bonus);
                     }
                     let exact = best_assignment(&rules, tiles, chosen);
-                    let cap = caps.cap(k, &counts, false);
+                    let cap = caps.cap(k, bonus, false);
                     assert!(cap >= exact, "{tiles:?} on {chosen:?}: cap {cap} < {exact}");
                     tighter += (cap < rack_wide[k]) as usize;
                 }
