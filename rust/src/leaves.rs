@@ -32,11 +32,59 @@ impl From<LayoutTuple> for Layout {
     }
 }
 
+/// Where to look for a key among the learned leaves' keys (ascending): a directory of the keys'
+/// top 20 bits, so that a lookup reads a bucket of a few keys instead of binary-searching
+/// 2.6 million (some 60 ns a lookup, 128 lookups for a rack of seven different tiles).
+pub struct KeyDirectory {
+    shift: u32,
+    /// starts[b]: the first key whose top bits are b or more.
+    starts: Vec<u32>,
+}
+
+/// Bits of a key the directory's buckets tell apart (4 MB of starts).
+const DIRECTORY_BITS: u32 = 20;
+
+impl KeyDirectory {
+    pub fn of(keys: &[i64]) -> KeyDirectory {
+        let largest = keys.iter().copied().max().unwrap_or(0).max(0) as u64;
+        let shift = (64 - largest.leading_zeros()).saturating_sub(DIRECTORY_BITS);
+        let buckets = (largest >> shift) as usize + 1;
+        let mut starts = Vec::with_capacity(buckets + 1);
+        let mut i = 0;
+        for bucket in 0..=buckets as u64 {
+            while i < keys.len() && ((keys[i].max(0) as u64) >> shift) < bucket {
+                i += 1;
+            }
+            starts.push(i as u32);
+        }
+        KeyDirectory { shift, starts }
+    }
+
+    /// The index of `key` (> 0) among `keys` (the keys the directory was made of), if there.
+    #[inline]
+    fn find(&self, keys: &[i64], key: i64) -> Option<usize> {
+        let bucket = (key as u64 >> self.shift) as usize;
+        let (lo, hi) = (*self.starts.get(bucket)? as usize, *self.starts.get(bucket + 1)? as usize);
+        let Some(run) = keys.get(lo..hi) else {
+            return binary_search(keys, key); // keys out of order (a crafted file): as without
+        };
+        let j = run.partition_point(|&k| k < key);
+        (j < run.len() && run[j] == key).then_some(lo + j)
+    }
+}
+
+fn binary_search(keys: &[i64], key: i64) -> Option<usize> {
+    let i = keys.partition_point(|&k| k < key);
+    (i < keys.len() && keys[i] == key).then_some(i)
+}
+
 /// A leave file's arrays (borrowed from Python) with the model's layout.
 pub struct Model<'a> {
     pub layout: Layout,
     /// Learned leaves' keys (ascending) and values.
     pub keys: &'a [i64],
+    /// The keys' directory, when made (`KeyDirectory`; lookups are the same without it).
+    pub directory: Option<&'a KeyDirectory>,
     pub values: &'a [f64],
     pub coef: &'a [f64],
     /// A letter's colour index (-1: none), and 1 for a vowel.
@@ -93,11 +141,14 @@ impl Model<'_> {
         if key <= 0 {
             return 0.0;
         }
-        let i = self.keys.partition_point(|&k| k < key);
-        if i < self.keys.len() && self.keys[i] == key {
-            return self.values[i];
+        let found = match self.directory {
+            Some(directory) => directory.find(self.keys, key),
+            None => binary_search(self.keys, key),
+        };
+        match found {
+            Some(i) => self.values[i],
+            None => self.model_value(counts),
         }
-        self.model_value(counts)
     }
 
     /// The key of the leave with these tile counts (6-bit digits slot + 1, the lowest slot most
@@ -143,12 +194,13 @@ impl Model<'_> {
         let present: Vec<usize> = (0..n_slots).filter(|&s| rack[s] > 0).collect();
         let mut values = Vec::with_capacity(total as usize);
         let mut sizes = Vec::with_capacity(total as usize);
+        // the sub-multisets in number order: counts kept as an odometer (the first slot turns
+        // fastest), no division per digit
         let mut counts = [0i64; RACK_SLOTS];
-        for index in 0..total {
+        for _ in 0..total {
             let (mut kept, mut size, mut key) = (0i64, 0i64, 0i64);
             for &slot in &present {
-                let c = (index / place[slot]) % (rack[slot] + 1);
-                counts[slot] = c;
+                let c = counts[slot];
                 kept += c * tile_value[slot];
                 size += c;
                 for _ in 0..c {
@@ -161,6 +213,13 @@ impl Model<'_> {
             }
             values.push(value - kept_factor * kept as f64);
             sizes.push(size);
+            for &slot in &present {
+                if counts[slot] < rack[slot] {
+                    counts[slot] += 1;
+                    break;
+                }
+                counts[slot] = 0;
+            }
         }
         (place, values, sizes)
     }
@@ -183,4 +242,34 @@ pub fn leave_number(record: &[i32], place: &[i64; RACK_SLOTS], whole: i64) -> i6
 pub fn move_leaves(records: &[i32], place: &[i64; RACK_SLOTS], values: &[f64]) -> Vec<f64> {
     let whole = values.len() as i64 - 1;
     records.chunks_exact(RECORD_WIDTH).map(|r| values[leave_number(r, place, whole) as usize]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_directory_finds_what_a_binary_search_finds() {
+        // keys of every size, ascending, as the leave files hold them (6-bit digits slot + 1)
+        let mut keys: Vec<i64> = Vec::new();
+        let mut state = 12345u64;
+        for _ in 0..20_000 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let size = 1 + (state >> 60) % 6;
+            let key = (0..size).fold(0i64, |key, k| key * 64 + 1 + ((state >> (6 * k)) % 33) as i64);
+            keys.push(key);
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        let directory = KeyDirectory::of(&keys);
+        for (i, &key) in keys.iter().enumerate() {
+            assert_eq!(directory.find(&keys, key), Some(i));
+            for other in [key - 1, key + 1, key * 64] {
+                assert_eq!(directory.find(&keys, other), binary_search(&keys, other), "key {other}");
+            }
+        }
+        assert_eq!(directory.find(&keys, keys[keys.len() - 1] * 64 + 5), None); // past the last bucket
+        let empty = KeyDirectory::of(&[]);
+        assert_eq!(empty.find(&[], 7), None);
+    }
 }

@@ -528,7 +528,7 @@ mod tests {
     fn a_forced_exchange_swaps_the_next_rack_while_the_bag_allows() {
         let rules = Rules::plain(1, 1);
         let layout = crate::leaves::Layout::from((64, 6, 1, 0, 0, 0, 0, 0));
-        let model = Model { layout, keys: &[], values: &[], coef: &[], colour_of: &[], vowel: &[] };
+        let model = Model { layout, keys: &[], directory: None, values: &[], coef: &[], colour_of: &[], vowel: &[] };
         assert!(rules_with(7, &model, &rules));
         assert!(!rules_with(12, &model, &rules)); // fewer tiles in the bag than the rule needs
     }
