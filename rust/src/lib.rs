@@ -106,11 +106,13 @@ impl Generator {
                 shape[1]
             )));
         }
-        let letters = letters.as_array().iter().copied().collect::<Vec<u8>>();
+        // a contiguous array is copied at once, any other element by element
+        let letters = letters.as_slice().map_or_else(|_| letters.as_array().iter().copied().collect(), <[u8]>::to_vec);
         if let Some(bad) = letters.iter().find(|&&l| l as usize >= CODE_SPACE) {
             return Err(CoreError::new_err(format!("letter code {bad} on the board")));
         }
-        Ok((letters, blanks.as_array().iter().copied().collect()))
+        let blanks = blanks.as_slice().map_or_else(|_| blanks.as_array().iter().copied().collect(), <[bool]>::to_vec);
+        Ok((letters, blanks))
     }
 
     fn rack(rack: &PyReadonlyArray1<'_, i64>) -> PyResult<Rack> {

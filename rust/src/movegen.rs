@@ -131,6 +131,12 @@ pub struct Walk<'w, 's, 'a> {
     cut_blanks: bool,
     leave: i64,
     on_rack: u32,
+    /// Per anchor: whether the square right of it is free (a word may end at the anchor), and
+    /// whether a single tile there forms words both ways in the down view (left to the across).
+    anchor_right_free: bool,
+    single_is_across: bool,
+    /// The leave numbers' place values (zeros when every move is wanted: no leave is read).
+    place: [i64; RACK_SLOTS],
 }
 
 impl<'w, 's, 'a> Walk<'w, 's, 'a> {
@@ -159,6 +165,9 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             cut_blanks: false,
             leave: 0,
             on_rack: 0,
+            anchor_right_free: false,
+            single_is_across: false,
+            place: [0; RACK_SLOTS],
         }
     }
 
@@ -173,7 +182,11 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         self.blank_bound = blank_bound;
         self.cut_blanks = self.sink.leaves.is_some() && blank_bound < f64::INFINITY;
         self.leave = self.sink.leaves.as_ref().map_or(-1, |l| l.values.len() as i64 - 1);
+        self.place = self.sink.leaves.as_ref().map_or([0; RACK_SLOTS], |l| l.place);
         self.on_rack = letters_on(self.rack);
+        let view = self.view;
+        self.anchor_right_free = anchor == view.cols - 1 || view.at(r, anchor + 1) == 0;
+        self.single_is_across = view.transposed && self.cross.base[r * view.cols + anchor] >= 0;
         self.walk(anchor, self.gaddag_root, anchor, Partial { tiles: 0, sum: 0, mult: 1, cross: 0 });
     }
 
@@ -268,12 +281,11 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         }
         let accepts = Kwg::accepts(arc);
         let next = Kwg::target(arc);
-        let single_both_ways = view.transposed && n.tiles == 1 && self.cross.base[r * cols + anchor] >= 0;
+        let single_both_ways = self.single_is_across && n.tiles == 1;
         let max_word = rules.max_word as usize;
         if col <= anchor {
             let left_free = col == 0 || view.at(r, col - 1) == 0;
-            let right_free = anchor == cols - 1 || view.at(r, anchor + 1) == 0;
-            if accepts && left_free && right_free && n.tiles > 0 && !single_both_ways {
+            if accepts && left_free && self.anchor_right_free && n.tiles > 0 && !single_both_ways {
                 self.record(col, anchor, n);
             }
             if next != 0 {
@@ -326,9 +338,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
     #[inline(always)]
     fn take(&mut self, code: usize) {
         self.rack[code] -= 1;
-        if let Some(l) = &self.sink.leaves {
-            self.leave -= l.place[code];
-        }
+        self.leave -= self.place[code];
         if code != BLANK_SLOT && self.rack[code] == 0 {
             self.on_rack &= !bit(code as u32);
         }
@@ -340,9 +350,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             self.on_rack |= bit(code as u32);
         }
         self.rack[code] += 1;
-        if let Some(l) = &self.sink.leaves {
-            self.leave += l.place[code];
-        }
+        self.leave += self.place[code];
     }
 
     /// Write one move (the main word spans `left..=right` of view row r) if the rules allow it.

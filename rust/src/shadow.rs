@@ -217,6 +217,60 @@ impl ClassCaps {
     }
 }
 
+/// A span's squares as the bounds count them: its board tiles' values, its new squares' best values,
+/// word multipliers and cross words, and per class (`ClassCaps`).
+#[derive(Clone, Copy)]
+struct Span {
+    board_sum: i64,
+    new_sum: i64,
+    /// The word multipliers of the new squares.
+    mult: i64,
+    cross_sum: i64,
+    /// New squares, and their count per class with the classes' largest bonuses.
+    new: i64,
+    classes: [u8; MAX_CLASSES],
+    bonus: i64,
+    /// The span's first board tiles' letters (0: none yet), and how many board tiles it holds.
+    through: [u8; MAX_THROUGH],
+    passed: usize,
+}
+
+impl Span {
+    const EMPTY: Span = Span {
+        board_sum: 0,
+        new_sum: 0,
+        mult: 1,
+        cross_sum: 0,
+        new: 0,
+        classes: [0; MAX_CLASSES],
+        bonus: 0,
+        through: [0; MAX_THROUGH],
+        passed: 0,
+    };
+
+    /// The span with view square `i` too (an empty square must allow a rack tile: `sq_best` >= 0).
+    #[inline(always)]
+    fn add(&mut self, rules: &Rules, view: &View, rb: &RackBounds, sq_best: &[i64], cross_best: &[i64], i: usize) {
+        let letter = view.letters[i];
+        if letter != 0 {
+            if self.passed < MAX_THROUGH {
+                self.through[self.passed] = letter;
+            }
+            self.passed += 1;
+            if !view.blanks[i] {
+                self.board_sum += rules.tile_value[letter as usize];
+            }
+        } else {
+            let sq = view.sqmap[i];
+            self.new += 1;
+            rb.classes.add(rules.square_class[sq] as usize, &mut self.classes, &mut self.bonus);
+            self.new_sum += sq_best[i];
+            self.mult *= rules.word_mult[sq];
+            self.cross_sum += cross_best[i];
+        }
+    }
+}
+
 /// Upper bounds of the equity of every move `Walk::search_anchor` finds from this anchor: over
 /// every span the main word could cover, the board tiles' values plus the best value each new
 /// square can take, times the span's multipliers, plus each new square's best cross word, the
@@ -240,62 +294,29 @@ fn anchor_bound(
         lowest -= 1;
     }
     let (mut bound, mut tight, mut with_blank) = (NEG_INF, NEG_INF, NEG_INF);
+    let mut left_part = Span::EMPTY; // the squares left..anchor, grown a square a left
     for left in (lowest..=anchor).rev() {
+        if left < anchor {
+            let i = r * cols + left;
+            if view.letters[i] == 0 && sq_best[i] < 0 {
+                break; // no rack tile may stand there: no span from here or further left
+            }
+            left_part.add(rules, view, rb, sq_best, cross_best, i);
+            if left_part.new > rb.tiles_on_rack {
+                break;
+            }
+        }
         if left > 0 && view.at(r, left - 1) != 0 {
             continue; // the word would not start here
         }
-        let (mut board_sum, mut new_sum, mut mult, mut cross_sum) = (0i64, 0i64, 1i64, 0i64);
-        let mut new = 0i64;
-        let mut ok = true;
-        let mut classes = [0u8; MAX_CLASSES]; // the span's new squares per class
-        let mut bonus = 0i64; // and their classes' largest bonuses (`ClassCaps::add`)
-        let mut through = [0u8; MAX_THROUGH]; // the span's first board tiles' letters (0: none yet)
-        let mut passed = 0; // board tiles in the span
-        for k in left..anchor {
-            let i = r * cols + k;
-            if view.letters[i] != 0 {
-                if passed < MAX_THROUGH {
-                    through[passed] = view.letters[i];
-                }
-                passed += 1;
-                if !view.blanks[i] {
-                    board_sum += rules.tile_value[view.letters[i] as usize];
-                }
-            } else {
-                if sq_best[i] < 0 {
-                    ok = false;
-                    break;
-                }
-                new += 1;
-                rb.classes.add(rules.square_class[view.sqmap[i]] as usize, &mut classes, &mut bonus);
-                new_sum += sq_best[i];
-                mult *= rules.word_mult[view.sqmap[i]];
-                cross_sum += cross_best[i];
-            }
-        }
-        if !ok || new > rb.tiles_on_rack {
-            continue;
-        }
+        let mut span = left_part;
         for right in anchor..cols {
             let i = r * cols + right;
-            if view.letters[i] != 0 {
-                if passed < MAX_THROUGH {
-                    through[passed] = view.letters[i];
-                }
-                passed += 1;
-                if !view.blanks[i] {
-                    board_sum += rules.tile_value[view.letters[i] as usize];
-                }
-            } else {
-                if sq_best[i] < 0 || new == rb.tiles_on_rack {
-                    break;
-                }
-                new += 1;
-                rb.classes.add(rules.square_class[view.sqmap[i]] as usize, &mut classes, &mut bonus);
-                new_sum += sq_best[i];
-                mult *= rules.word_mult[view.sqmap[i]];
-                cross_sum += cross_best[i];
+            if view.letters[i] == 0 && (sq_best[i] < 0 || span.new == rb.tiles_on_rack) {
+                break;
             }
+            span.add(rules, view, rb, sq_best, cross_best, i);
+            let Span { board_sum, new_sum, mult, cross_sum, new, bonus, through, passed, .. } = span;
             if right + 1 < cols && view.at(r, right + 1) != 0 {
                 continue; // the word would not end here
             }
@@ -379,18 +400,17 @@ fn list_anchors(
         let (vr, vc) = (view.rows, view.cols);
         let mut sq_best = vec![-1i64; vr * vc];
         let mut cross_best = vec![0i64; vr * vc];
-        for r in 0..vr {
-            if wanted[v][r] {
-                for c in 0..vc {
-                    if view.at(r, c) == 0 {
-                        let (b, x) = square_best(rules, view, cross, &letters, r, c);
-                        sq_best[r * vc + c] = b;
-                        cross_best[r * vc + c] = x;
-                    }
+        for (r, _) in wanted[v].iter().enumerate().take(vr).filter(|(_, &w)| w) {
+            if !(0..vc).any(|c| view.is_anchor(r, c)) {
+                continue; // the bounds read a row's squares only from its own anchors
+            }
+            for c in 0..vc {
+                if view.at(r, c) == 0 {
+                    let (b, x) = square_best(rules, view, cross, &letters, r, c);
+                    sq_best[r * vc + c] = b;
+                    cross_best[r * vc + c] = x;
                 }
             }
-        }
-        for (r, _) in wanted[v].iter().enumerate().take(vr).filter(|(_, &w)| w) {
             let mut last_anchor = -1i64;
             for c in 0..vc {
                 if !view.is_anchor(r, c) {
