@@ -95,12 +95,19 @@ pub struct Model<'a> {
 impl Model<'_> {
     /// The model's value of a leave given by its tile counts (the one definition of its features).
     pub fn model_value(&self, counts: &[i64]) -> f64 {
+        self.model_value_of(counts, 0..self.layout.n_slots.min(counts.len()))
+    }
+
+    /// `model_value` reading only the slots of `slots` (ascending; every slot with tiles among
+    /// them): the same terms added in the same order, so the same number to the last bit.
+    fn model_value_of(&self, counts: &[i64], slots: impl Iterator<Item = usize>) -> f64 {
         let l = &self.layout;
         let mut colour_tiles = [0i64; 64];
         let mut total = 0.0f64;
         let (mut vowels, mut consonants) = (0i64, 0i64);
         let mut term = |feature: usize, value: i64| total += value as f64 * self.coef[feature];
-        for (slot, &c) in counts.iter().enumerate().take(l.n_slots) {
+        for slot in slots {
+            let c = counts[slot];
             if c <= 0 {
                 continue;
             }
@@ -138,6 +145,12 @@ impl Model<'_> {
     /// The value of the leave with this key and these counts: the learned one when the file has
     /// it, the model's otherwise; 0 for the empty leave.
     pub fn value_of_key(&self, key: i64, counts: &[i64]) -> f64 {
+        self.value_of_key_in(key, counts, None)
+    }
+
+    /// `value_of_key`, the model reading only the slots of `present` when given (see
+    /// `model_value_of`).
+    fn value_of_key_in(&self, key: i64, counts: &[i64], present: Option<&[usize]>) -> f64 {
         if key <= 0 {
             return 0.0;
         }
@@ -145,9 +158,10 @@ impl Model<'_> {
             Some(directory) => directory.find(self.keys, key),
             None => binary_search(self.keys, key),
         };
-        match found {
-            Some(i) => self.values[i],
-            None => self.model_value(counts),
+        match (found, present) {
+            (Some(i), _) => self.values[i],
+            (None, Some(slots)) => self.model_value_of(counts, slots.iter().copied()),
+            (None, None) => self.model_value(counts),
         }
     }
 
@@ -209,7 +223,7 @@ impl Model<'_> {
             }
             let mut value = 0.0;
             if weight != 0.0 && size <= self.layout.max_leave {
-                value = weight * self.value_of_key(key, &counts);
+                value = weight * self.value_of_key_in(key, &counts, Some(&present));
             }
             values.push(value - kept_factor * kept as f64);
             sizes.push(size);
