@@ -24,7 +24,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import SCORE
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import Variant
-from literaki_cli.equity.leaves import MAX_LEAVE, LeaveTable, RackLeaves, counts_text, rack_leaves
+from literaki_cli.equity.leaves import MAX_LEAVE, LeaveTable, RackLeaves, rack_leaves
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Equity:
             order = np.lexsort((-leaves.sizes[:-1], -values))
         out = []
         for i in order if limit is None else order[:limit]:
-            keep = counts_text(leaves.counts(i)[0])
+            keep = leaves.kept_text(int(i))
             returned = list(rack)
             for ch in keep:
                 returned.remove(ch)

@@ -416,6 +416,14 @@ class RackLeaves:
             return np.empty(0, dtype=np.float64)
         return core_call(_core.move_leaves, np.ascontiguousarray(records, dtype=np.int32), self.place, self.values)
 
+    def kept_text(self, index: int) -> str:
+        """:func:`counts_text` of sub-multiset ``index`` (one leave, in plain Python: an exchange
+        a turn asks for)."""
+        rack, place = self.rack.tolist(), self.place.tolist()
+        digits = [(slot, index // place[slot] % (n + 1)) for slot, n in enumerate(rack) if n > 0 and place[slot] > 0]
+        letters = "".join(alphabet.LETTER_OF[slot] * d for slot, d in digits if slot != BLANK_SLOT)
+        return letters + BLANK * sum(d for slot, d in digits if slot == BLANK_SLOT)
+
     def counts(self, index: np.ndarray | int) -> np.ndarray:
         """Tile counts of sub-multisets by number (one row each)."""
         index = np.atleast_1d(np.asarray(index, dtype=np.int64))[:, None]
