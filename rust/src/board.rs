@@ -203,13 +203,16 @@ impl CrossChecks {
                         p += 1;
                     }
                 } else if ok && node != 0 {
-                    // only the letters the rack has: far fewer walks
-                    for letter in 1..=32u32 {
-                        if fits & bit(letter) != 0 {
-                            if let Some(p) = kwg.find(node, letter) {
-                                if completes(kwg, kwg.arc(p), view, c, r + 1, bottom) {
-                                    allowed |= bit(letter);
-                                }
+                    // only the letters the rack has and the node goes on with: far fewer walks
+                    let letters = kwg.letters(node);
+                    let base = kwg.letters_base(node);
+                    let mut todo = fits & letters;
+                    while todo != 0 {
+                        let letter = todo.trailing_zeros() + 1;
+                        todo &= todo - 1;
+                        if let Some(p) = kwg.find_from(node, letters, base, letter) {
+                            if completes(kwg, kwg.arc(p), view, c, r + 1, bottom) {
+                                allowed |= bit(letter);
                             }
                         }
                     }
