@@ -114,6 +114,49 @@ impl<'a> Sink<'a> {
     }
 }
 
+/// The most squares a board line may have (`Rules::check`): a lane holds one line.
+pub const LANE: usize = 32;
+
+/// The line of the anchor being searched, as the walk reads it square by square (MAGPIE's lane
+/// cache): the view's letters, blanks, cross-checks and squares copied once per anchor into small
+/// arrays indexed by column, instead of computed row-major offsets into the board's tables.
+struct Lane {
+    letter: [u8; LANE],
+    blank: [bool; LANE],
+    mask: [u32; LANE],
+    cross_base: [i64; LANE],
+    cross_mult: [i64; LANE],
+    square: [usize; LANE],
+}
+
+impl Lane {
+    const EMPTY: Lane = Lane {
+        letter: [0; LANE],
+        blank: [false; LANE],
+        mask: [0; LANE],
+        cross_base: [-1; LANE],
+        cross_mult: [1; LANE],
+        square: [0; LANE],
+    };
+
+    /// Row `r` of `view` with its cross-checks.
+    fn load(&mut self, view: &View, cross: &CrossChecks, r: usize) {
+        let (cols, row) = (view.cols, r * view.cols);
+        self.letter[..cols].copy_from_slice(&view.letters[row..row + cols]);
+        self.blank[..cols].copy_from_slice(&view.blanks[row..row + cols]);
+        self.mask[..cols].copy_from_slice(&cross.mask[row..row + cols]);
+        self.cross_base[..cols].copy_from_slice(&cross.base[row..row + cols]);
+        self.cross_mult[..cols].copy_from_slice(&cross.mult[row..row + cols]);
+        self.square[..cols].copy_from_slice(&view.sqmap[row..row + cols]);
+    }
+}
+
+/// A column as a lane index (columns are below LANE: the mask only lets the compiler know it).
+#[inline(always)]
+fn at(col: usize) -> usize {
+    col & (LANE - 1)
+}
+
 /// One anchor's walk: the board view, its cross-checks and the rack, with the walk's state.
 pub struct Walk<'w, 's, 'a> {
     pub kwg: Kwg<'w>,
@@ -137,6 +180,9 @@ pub struct Walk<'w, 's, 'a> {
     single_is_across: bool,
     /// The leave numbers' place values (zeros when every move is wanted: no leave is read).
     place: [i64; RACK_SLOTS],
+    /// The anchor's line, and which row of the view it holds (None: none yet).
+    lane: Lane,
+    lane_row: Option<usize>,
 }
 
 impl<'w, 's, 'a> Walk<'w, 's, 'a> {
@@ -168,6 +214,8 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             anchor_right_free: false,
             single_is_across: false,
             place: [0; RACK_SLOTS],
+            lane: Lane::EMPTY,
+            lane_row: None,
         }
     }
 
@@ -185,6 +233,10 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         self.place = self.sink.leaves.as_ref().map_or([0; RACK_SLOTS], |l| l.place);
         self.on_rack = letters_on(self.rack);
         let view = self.view;
+        if self.lane_row != Some(r) {
+            self.lane.load(view, self.cross, r);
+            self.lane_row = Some(r);
+        }
         self.anchor_right_free = anchor == view.cols - 1 || view.at(r, anchor + 1) == 0;
         self.single_is_across = view.transposed && self.cross.base[r * view.cols + anchor] >= 0;
         self.walk(anchor, self.gaddag_root, anchor, Partial { tiles: 0, sum: 0, mult: 1, cross: 0 });
@@ -205,8 +257,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         {
             self.sink.states += 1;
         }
-        let r = self.r;
-        let on_board = self.view.at(r, col) as u32;
+        let on_board = self.lane.letter[at(col)] as u32;
         if on_board != 0 {
             if list > 0 {
                 if let Some(cand) = self.kwg.find(list, on_board) {
@@ -215,8 +266,8 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             }
             return;
         }
-        let i = r * self.view.cols + col;
-        let allowed = if self.rack[BLANK_SLOT] > 0 { self.cross.mask[i] } else { self.cross.mask[i] & self.on_rack };
+        let mask = self.lane.mask[at(col)];
+        let allowed = if self.rack[BLANK_SLOT] > 0 { mask } else { mask & self.on_rack };
         // The letters both the square and the list allow, in letter order (the order of the
         // list's arcs), each arc found at once from the list's letter mask.
         let letters = self.kwg.letters(list);
@@ -247,7 +298,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
     /// Lay (or pass over) the letter of arc `cand` on `col`, record the word if it ends here, and
     /// go on leftwards, across the separator, or rightwards.
     fn step(&mut self, col: usize, cand: usize, way: Way, left: usize, so_far: Partial) {
-        let (r, anchor) = (self.r, self.anchor);
+        let anchor = self.anchor;
         let view = self.view;
         let rules = self.rules;
         let cols = view.cols;
@@ -255,23 +306,23 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let letter = Kwg::letter(arc) as usize;
         let mut n = so_far;
         let mut taken = None;
-        let i = r * cols + col;
+        let c = at(col);
         match way {
             Way::Board => {
-                let blank = view.blanks[i];
+                let blank = self.lane.blank[c];
                 if !blank {
                     n.sum += rules.tile_value[letter];
                 }
-                self.cells[col] = letter as i32 | BOARD_FLAG | if blank { BLANK_FLAG } else { 0 };
+                self.cells[c] = letter as i32 | BOARD_FLAG | if blank { BLANK_FLAG } else { 0 };
             }
             Way::Tile | Way::Blank => {
-                let sq = view.sqmap[i];
+                let sq = self.lane.square[c];
                 let value = if way == Way::Tile { rules.new_value(sq, letter) } else { 0 };
-                self.cells[col] = letter as i32 | if way == Way::Blank { BLANK_FLAG } else { 0 };
+                self.cells[c] = letter as i32 | if way == Way::Blank { BLANK_FLAG } else { 0 };
                 n.sum += value;
                 n.mult *= rules.word_mult[sq];
-                if self.cross.base[i] >= 0 {
-                    n.cross += (self.cross.base[i] + value) * self.cross.mult[i];
+                if self.lane.cross_base[c] >= 0 {
+                    n.cross += (self.lane.cross_base[c] + value) * self.lane.cross_mult[c];
                 }
                 n.tiles += 1;
                 let code = if way == Way::Tile { letter } else { BLANK_SLOT };
@@ -284,14 +335,14 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let single_both_ways = self.single_is_across && n.tiles == 1;
         let max_word = rules.max_word as usize;
         if col <= anchor {
-            let left_free = col == 0 || view.at(r, col - 1) == 0;
+            let left_free = col == 0 || self.lane.letter[at(col - 1)] == 0;
             if accepts && left_free && self.anchor_right_free && n.tiles > 0 && !single_both_ways {
                 self.record(col, anchor, n);
             }
             if next != 0 {
                 // leftwards first, then across the separator (the order of the numba kernel's stack)
                 if col > 0
-                    && (view.at(r, col - 1) != 0 || col as i64 - 1 > self.last_anchor)
+                    && (self.lane.letter[at(col - 1)] != 0 || col as i64 - 1 > self.last_anchor)
                     && anchor - col + 1 < max_word
                     && self.can_enter(col - 1, next)
                 {
@@ -307,7 +358,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
                 }
             }
         } else {
-            let right_free = col == cols - 1 || view.at(r, col + 1) == 0;
+            let right_free = col == cols - 1 || self.lane.letter[at(col + 1)] == 0;
             if accepts && right_free && n.tiles > 0 && !single_both_ways {
                 self.record(left, col, n);
             }
@@ -326,12 +377,12 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
     /// walk would find nothing on a square that fails this, so not entering it changes no answer.
     #[inline(always)]
     fn can_enter(&self, col: usize, list: usize) -> bool {
-        let i = self.r * self.view.cols + col;
-        let on_board = self.view.letters[i] as u32;
+        let on_board = self.lane.letter[at(col)] as u32;
         if on_board != 0 {
             return on_board > 32 || self.kwg.letters(list) & bit(on_board) != 0;
         }
-        let allowed = if self.rack[BLANK_SLOT] > 0 { self.cross.mask[i] } else { self.cross.mask[i] & self.on_rack };
+        let mask = self.lane.mask[at(col)];
+        let allowed = if self.rack[BLANK_SLOT] > 0 { mask } else { mask & self.on_rack };
         allowed & self.kwg.letters(list) != 0
     }
 

@@ -93,6 +93,14 @@ impl Rules {
                 return Err(format!("rules table {name} has {got} entries, the board needs {wanted}"));
             }
         }
+        if self.rows > crate::movegen::LANE || self.cols > crate::movegen::LANE {
+            return Err(format!(
+                "a {}x{} board: at most {} rows and columns",
+                self.rows,
+                self.cols,
+                crate::movegen::LANE
+            ));
+        }
         if self.start.0 >= self.rows || self.start.1 >= self.cols {
             return Err(format!("start square {:?} is off a {}x{} board", self.start, self.rows, self.cols));
         }
