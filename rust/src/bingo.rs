@@ -115,7 +115,7 @@ fn collect(kwg: &Kwg, list: usize, depth: usize, key: u64, tiles: usize, keys: &
 }
 
 /// One rack's questions to the index, remembered: can all its tiles make a word alone, or with the
-/// letters of one or two board tiles?  Racks with two blanks or more are not asked (always yes).
+/// letters of one or two board tiles?  Racks with three blanks or more are not asked (always yes).
 pub struct BingoCheck<'a> {
     index: &'a BingoIndex,
     /// The key of the rack's tiles other than blanks, and how many blanks.
@@ -129,7 +129,7 @@ impl<'a> BingoCheck<'a> {
     /// None when the index cannot answer for this rack (another bingo size, too many blanks).
     pub fn of(index: &'a BingoIndex, rack: &Rack) -> Option<BingoCheck<'a>> {
         let tiles: i64 = rack.iter().sum();
-        if !index.usable || tiles as usize != index.tiles || rack[BLANK_SLOT] > 1 {
+        if !index.usable || tiles as usize != index.tiles || rack[BLANK_SLOT] > 2 {
             return None;
         }
         let mut natural = 0u64;
@@ -151,10 +151,13 @@ impl<'a> BingoCheck<'a> {
         }
         let present: Vec<u8> = extra.iter().copied().filter(|&code| code != 0).collect();
         let key = self.natural.wrapping_add(key_of(&present));
-        let answer = if self.blanks == 0 {
-            self.index.has(key)
-        } else {
-            (1..=32).any(|code| self.index.has(key.wrapping_add(LETTER_KEYS[code])))
+        let answer = match self.blanks {
+            0 => self.index.has(key),
+            1 => (1..=32).any(|code| self.index.has(key.wrapping_add(LETTER_KEYS[code]))),
+            _ => (1..=32).any(|a| {
+                let key = key.wrapping_add(LETTER_KEYS[a]);
+                (a..=32).any(|b| self.index.has(key.wrapping_add(LETTER_KEYS[b])))
+            }),
         };
         self.known[slot] = Some(answer);
         answer
@@ -187,9 +190,15 @@ mod tests {
         assert!(check.possible([0, 0]) && check.possible([0, 4]));
         assert!(!check.possible([5, 0]));
         rack[2] = 0;
-        rack[BLANK_SLOT] = 2; // two blanks: not asked
+        rack[BLANK_SLOT] = 2; // "a??": the blanks as b and c
+        let mut check = BingoCheck::of(&index, &rack).expect("three tiles");
+        assert!(check.possible([0, 0]) && check.possible([4, 0]));
+        assert!(!check.possible([5, 0])); // "a??e": no word has a and e
+        rack[1] = 0;
+        rack[BLANK_SLOT] = 3; // three blanks: not asked
         assert!(BingoCheck::of(&index, &rack).is_none());
-        rack[BLANK_SLOT] = 1; // two tiles: not a bingo of three
+        rack[BLANK_SLOT] = 1;
+        rack[1] = 1; // "a?": two tiles, not a bingo of three
         assert!(BingoCheck::of(&index, &rack).is_none());
         let none = BingoIndex::build(&Kwg { words: &words }, 1, 0); // a bingo of no tiles: not asked
         rack[BLANK_SLOT] = 0;
