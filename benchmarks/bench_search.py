@@ -254,9 +254,10 @@ def main() -> None:
     first = results[next(iter(results))][0]
     print(f"{args.positions} best-move positions: " + ", ".join(f"{first.get(f'positions_{b}_blanks')} with {b} "
           f"blank{'s' if b != 1 else ''}" for b in range(3)) if "best" in tasks else "")  # fmt: skip
-    print(f"medians over {args.rounds} rounds, interleaved")
+    print(f"medians over {args.rounds} rounds, interleaved; 'per round': the median of the rounds' own ratios "
+          "(steadier where the machine's speed drifts between rounds)")  # fmt: skip
     names = list(results)
-    print(f"{'':42}" + "".join(f"{n:>22}" for n in names) + f"{'current/base':>14}")
+    print(f"{'':42}" + "".join(f"{n:>22}" for n in names) + f"{'current/base':>14}{'per round':>11}")
     for task, key, label in FIGURES:
         if task not in tasks:
             continue
@@ -264,7 +265,11 @@ def main() -> None:
         for name in names:
             found = [r[key] for r in results[name] if r.get(key) is not None]
             values.append(statistics.median(found) if found else float("nan"))
-        print(f"{label:42}" + "".join(f"{v:>22.1f}" for v in values) + f"{values[1] / values[0]:>13.2f}x")
+        rounds = zip(*results.values(), strict=True)
+        pairs = [(b[key], c[key]) for b, c in rounds if b.get(key) and c.get(key) is not None]
+        per_round = statistics.median(c / b for b, c in pairs) if pairs else float("nan")
+        print(f"{label:42}" + "".join(f"{v:>22.1f}" for v in values) + f"{values[1] / values[0]:>13.2f}x"
+              f"{per_round:>10.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
