@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, machine  # noqa: E402
+from common import ROOT, build_core, machine  # noqa: E402
 
 POSITION = "examples/positions/20-middle-35tiles-1blank.cgp"
 
@@ -73,6 +73,8 @@ def main() -> None:
             trees = {args.base: base, "now": ROOT}
         try:
             envs = {name: dict(os.environ, PYTHONPATH=str(tree)) for name, tree in trees.items()}
+            for name, tree in trees.items():  # a release build of each tree's Rust core, where it has one
+                print(f"{name}: {build_core(tree)}", flush=True)
             for name, tree in trees.items():  # compile (or load) the kernels once, outside the timing
                 subprocess.run([sys.executable, "-m", "literaki_cli", *commands(lexicon)["solve POSITION"]],
                                env=envs[name], cwd=tree, capture_output=True, check=True)  # fmt: skip
