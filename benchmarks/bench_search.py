@@ -20,11 +20,13 @@ rounds is printed with the ratio current / base.  Every figure is on one core:
 * **batch**: ``literaki solve --batch`` as a whole process on 1,200 self-play positions (top 20,
   JSON, one worker): positions per second.
 
-Targets (issue 40, the Rust core, against 217838c): best median and mean <= 0.25x the base, with
-one blank <= 0.3x; sim >= 4x; self-play >= 4x; batch >= 500 positions/s.  Measured (AMD EPYC, 2
-cores, 3 rounds, 400 positions): best median 258 -> 105 us (x0.41), mean 426 -> 177 (x0.42), one
-blank 1,617 -> 595 (x0.37); sim 806 -> 2,157 candidate-iterations/s (x2.68); self-play 47.0 ->
-65.8 games/s (x1.40); batch 364 -> 516 positions/s.
+Besides the ratio of the medians, the median of the rounds' own ratios is printed: steadier where
+the machine's speed drifts between rounds (use more rounds for the best move alone: a round of it
+takes seconds).  Targets (issue 40, the Rust core, against 217838c): best median and mean <= 0.25x
+the base, with one blank <= 0.3x; sim >= 4x; self-play >= 4x; batch >= 500 positions/s.  Measured
+(AMD EPYC, 2 cores, 5 rounds, 400 positions): best median 276 -> 79 us (x0.29; per round x0.28),
+mean 445 -> 131 (x0.30), one blank 1,604 -> 433 (x0.27); sim 865 -> 2,907 candidate-iterations/s
+(x3.36); self-play 52.8 -> 79.8 games/s (x1.51; per round x1.65); batch 455 -> 542 positions/s.
 """
 
 from __future__ import annotations
