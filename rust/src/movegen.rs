@@ -261,7 +261,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         if on_board != 0 {
             if list > 0 {
                 if let Some(cand) = self.kwg.find(list, on_board) {
-                    self.step(col, cand, Way::Board, left, so_far);
+                    self.step::<BOARD>(col, cand, left, so_far);
                 }
             }
             return;
@@ -287,17 +287,17 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
                 self.sink.arcs += 1;
             }
             if self.rack[letter as usize] > 0 {
-                self.step(col, p, Way::Tile, left, so_far);
+                self.step::<TILE>(col, p, left, so_far);
             }
             if self.rack[BLANK_SLOT] > 0 && !self.blank_refused() {
-                self.step(col, p, Way::Blank, left, so_far);
+                self.step::<BLANK>(col, p, left, so_far);
             }
         }
     }
 
     /// Lay (or pass over) the letter of arc `cand` on `col`, record the word if it ends here, and
     /// go on leftwards, across the separator, or rightwards.
-    fn step(&mut self, col: usize, cand: usize, way: Way, left: usize, so_far: Partial) {
+    fn step<const WAY: u8>(&mut self, col: usize, cand: usize, left: usize, so_far: Partial) {
         let anchor = self.anchor;
         let view = self.view;
         let rules = self.rules;
@@ -307,25 +307,25 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let mut n = so_far;
         let mut taken = None;
         let c = at(col);
-        match way {
-            Way::Board => {
+        match WAY {
+            BOARD => {
                 let blank = self.lane.blank[c];
                 if !blank {
                     n.sum += rules.tile_value[letter];
                 }
                 self.cells[c] = letter as i32 | BOARD_FLAG | if blank { BLANK_FLAG } else { 0 };
             }
-            Way::Tile | Way::Blank => {
+            _ => {
                 let sq = self.lane.square[c];
-                let value = if way == Way::Tile { rules.new_value(sq, letter) } else { 0 };
-                self.cells[c] = letter as i32 | if way == Way::Blank { BLANK_FLAG } else { 0 };
+                let value = if WAY == TILE { rules.new_value(sq, letter) } else { 0 };
+                self.cells[c] = letter as i32 | if WAY == BLANK { BLANK_FLAG } else { 0 };
                 n.sum += value;
                 n.mult *= rules.word_mult[sq];
                 if self.lane.cross_base[c] >= 0 {
                     n.cross += (self.lane.cross_base[c] + value) * self.lane.cross_mult[c];
                 }
                 n.tiles += 1;
-                let code = if way == Way::Tile { letter } else { BLANK_SLOT };
+                let code = if WAY == TILE { letter } else { BLANK_SLOT };
                 self.take(code);
                 taken = Some(code);
             }
@@ -459,12 +459,11 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Way {
-    Board,
-    Tile,
-    Blank,
-}
+/// How a step takes its square (`Walk::step`'s WAY, one specialised step each): passing over a
+/// board tile, laying a tile of that letter, laying a blank as it.
+const BOARD: u8 = 0;
+const TILE: u8 = 1;
+const BLANK: u8 = 2;
 
 /// The score of a word so far: tiles laid, the main word's sum and multiplier, the cross words.
 #[derive(Clone, Copy)]
