@@ -467,8 +467,4 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """Console-script entry point."""
-    # numpy's OpenBLAS starts a thread per core when it loads, and they spin for a while: some
-    # 0.1 s of another core for every command, whose few small matrix solves gain nothing from
-    # them (a value set by the user is kept)
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     sys.exit(main())
