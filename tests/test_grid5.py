@@ -1,4 +1,4 @@
-"""The 5x5 grid game: path rules, premiums, brute force against the compiled search, rack anagrams."""
+"""The 5x5 grid game: path rules, premiums, brute force against the core's search, rack anagrams."""
 
 import itertools
 import random
@@ -137,6 +137,30 @@ def test_rack_anagrams_brute_force(grid_lexicon):
             assert all(len(w) == n for w in ws)
     # A word makeable without the blank is shown without it.
     assert "KOT" in rack_anagrams("kot?", lexicon.words)[3]
+
+
+def test_the_cores_searches_refuse_what_they_cannot_read_in_one_line(grid_lexicon):
+    """A grid or rack the core cannot search, or a corrupt word graph, is a LiterakiError of one
+    line naming the search (a panic inside the core is caught at the boundary)."""
+    import numpy as np
+
+    from literaki_cli import _core
+    from literaki_cli.engine.movegen import core_call, rack_counts
+    from literaki_cli.errors import LiterakiError
+
+    words = grid_lexicon[0].words
+    codes = np.array([alphabet.CODE_OF[ch] for ch in "kot" * 8 + "k"], dtype=np.int64)
+    premium = np.zeros(16, dtype=np.int64)
+    with pytest.raises(LiterakiError, match=r"^a 5x5 grid needs 25 letters and their premiums$"):
+        core_call(_core.grid_words, words.arcs, int(words.root), codes[:24], 5, premium, 1, 3)
+    with pytest.raises(LiterakiError, match="^a rack must be 64 counts"):
+        core_call(_core.rack_words, words.arcs, int(words.root), np.full(64, -1, dtype=np.int64), 5)
+    # every arc's target past the end of the graph: the walk would read out of it
+    corrupt = (words.arcs & ~np.uint32((1 << 24) - 1)) | np.uint32((1 << 24) - 1)
+    for call in (lambda: core_call(_core.grid_words, corrupt, int(words.root), codes, 5, premium, 1, 3),
+                 lambda: core_call(_core.rack_words, corrupt, int(words.root), rack_counts("kot"), 3)):  # fmt: skip
+        with pytest.raises(LiterakiError, match=r"^internal error in the engine core \((grid search|rack words)\)"):
+            call()
 
 
 def test_anagram_cli(grid_lexicon, capsys):

@@ -7,8 +7,9 @@ such crossing point can be passed at most once.  A word scores one point per let
 for each crossing point it passes, the premium there: the highest class value among the four
 letters around it.
 
-The search runs compiled (numba) over the lexicon's DAWG: a depth-first walk from every cell
-that follows only arcs of the graph, so a path stops as soon as no word starts with it.
+The search runs in the Rust core (`rust/src/grid.rs`) over the lexicon's DAWG: a depth-first walk
+from every cell that follows only arcs of the graph, so a path stops as soon as no word starts
+with it.
 """
 
 from __future__ import annotations
@@ -18,15 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
-from literaki_cli.engine import alphabet, wordgraph
-from literaki_cli.engine.movegen import AS_BLANK, AS_TILE, BLANK_FLAG, BLANK_SLOT, CODE_MASK, rack_counts
+from literaki_cli.engine import alphabet
+from literaki_cli.engine.movegen import BLANK_FLAG, CODE_MASK, core_call, rack_counts
 from literaki_cli.engine.tomlfile import read_toml, whole_number
-from literaki_cli.engine.wordgraph import ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR, WORD_SEPARATOR
 from literaki_cli.errors import InputError
-
-_find = wordgraph.compiled(wordgraph.find_arc)
 
 
 @dataclass(frozen=True)
@@ -162,82 +159,6 @@ def premiums(letters: list[str], rules: GridRules) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _search(arcs, root, codes, size, premium, letter_points, min_len, out_cells, out_len, out_score, capacity):
-    """Every traceable path that spells a word: cells, length, score (all paths; the caller keeps
-    the best per word).  Returns the number of paths found (may exceed ``capacity``)."""
-    n_cells = size * size
-    max_len = min(n_cells, out_cells.shape[1])
-    path = np.zeros(max_len, dtype=np.int64)
-    node_at = np.zeros(max_len + 1, dtype=np.int64)  # list index to read the next letter from
-    next_dir = np.zeros(max_len, dtype=np.int64)  # next neighbour direction to try (0..7)
-    gain = np.zeros(max_len, dtype=np.int64)  # premium collected by the step into path[d]
-    block_at = np.full(max_len, -1, dtype=np.int64)  # crossing point used by that step
-    dr = np.array([-1, -1, -1, 0, 0, 1, 1, 1])
-    dc = np.array([-1, 0, 1, -1, 1, -1, 0, 1])
-    found = 0
-    for start in range(n_cells):
-        p = _find(arcs, root, codes[start])
-        if p < 0:
-            continue
-        used = np.zeros(n_cells, dtype=np.bool_)
-        blocks = np.zeros((size - 1) * (size - 1), dtype=np.bool_)
-        depth = 0
-        path[0] = start
-        used[start] = True
-        gain[0] = 0
-        block_at[0] = -1
-        node_at[1] = arcs[p] & INDEX_MASK
-        next_dir[0] = 0
-        score = letter_points
-        while depth >= 0:
-            if next_dir[depth] >= 8 or node_at[depth + 1] == 0 or depth + 1 >= max_len:
-                # Backtrack.
-                used[path[depth]] = False
-                if block_at[depth] >= 0:
-                    blocks[block_at[depth]] = False
-                score -= letter_points + gain[depth]
-                depth -= 1
-                continue
-            k = next_dir[depth]
-            next_dir[depth] = k + 1
-            cell = path[depth]
-            r = cell // size + dr[k]
-            c = cell % size + dc[k]
-            if r < 0 or r >= size or c < 0 or c >= size:
-                continue
-            nxt = r * size + c
-            if used[nxt]:
-                continue
-            block = -1
-            if dr[k] != 0 and dc[k] != 0:
-                block = min(r, cell // size) * (size - 1) + min(c, cell % size)
-                if blocks[block]:
-                    continue
-            q = _find(arcs, node_at[depth + 1], codes[nxt])
-            if q < 0:
-                continue
-            depth += 1
-            path[depth] = nxt
-            used[nxt] = True
-            block_at[depth] = block
-            gain[depth] = 0
-            if block >= 0:
-                blocks[block] = True
-                gain[depth] = premium[block]
-            score += letter_points + gain[depth]
-            next_dir[depth] = 0
-            node_at[depth + 1] = arcs[q] & INDEX_MASK
-            if (arcs[q] & ACCEPTS_BIT) != 0 and depth + 1 >= min_len:
-                if found < capacity:
-                    for i in range(depth + 1):
-                        out_cells[found, i] = path[i]
-                    out_len[found] = depth + 1
-                    out_score[found] = score
-                found += 1
-    return found
-
-
 @dataclass(frozen=True)
 class GridWord:
     word: str
@@ -250,21 +171,16 @@ class GridWord:
 
 def find_words(letters: list[str], word_set, rules: GridRules) -> list[GridWord]:
     """Every word of ``word_set`` traceable on the grid, with its best path; best first."""
+    from literaki_cli import _core
+
     size = rules.size
     codes = np.array([alphabet.CODE_OF[ch] for ch in letters], dtype=np.int64)
-    premium = premiums(letters, rules).ravel()
-    capacity = 4096
-    while True:
-        cells = np.zeros((capacity, 16), dtype=np.int64)
-        lengths = np.zeros(capacity, dtype=np.int64)
-        scores = np.zeros(capacity, dtype=np.int64)
-        found = _search(word_set.arcs, word_set.root, codes, size, premium, rules.letter_points,
-                        rules.min_word_length, cells, lengths, scores, capacity)  # fmt: skip
-        if found <= capacity:
-            break
-        capacity = found
+    premium = np.ascontiguousarray(premiums(letters, rules).ravel())
+    cells, lengths, scores = core_call(_core.grid_words, word_set.arcs, int(word_set.root), codes, size, premium,
+                                       rules.letter_points, rules.min_word_length)  # fmt: skip
+    cells = cells.reshape(-1, _core.GRID_MAX_PATH)
     best: dict[str, GridWord] = {}
-    for i in range(found):
+    for i in range(lengths.shape[0]):
         path_cells = cells[i, : lengths[i]]
         word = "".join(letters[c] for c in path_cells)
         path = tuple((int(c) // size, int(c) % size) for c in path_cells)
@@ -299,71 +215,19 @@ def path_score(path, letters: list[str], rules: GridRules) -> int:
     return rules.letter_points * len(path) + sum(int(prem[r, c]) for r, c in path_crossings(path))
 
 
-@njit(cache=True)
-def _rack_words(arcs, root, counts, max_len, out, capacity):
-    """Every word spelled from the rack ``counts`` (slot BLANK_SLOT: blanks), as 255-separated codes
-    (a blank's letter + BLANK_FLAG).  Returns the number of bytes needed (may exceed ``capacity``)."""
-    node = np.zeros(max_len + 1, dtype=np.int64)
-    pos = np.zeros(max_len + 1, dtype=np.int64)  # arc being tried at each depth
-    kind = np.zeros(max_len + 1, dtype=np.int64)  # AS_TILE, then AS_BLANK
-    word = np.zeros(max_len + 1, dtype=np.int64)
-    n_out = 0
-    depth = 0
-    node[0] = root
-    pos[0] = root
-    kind[0] = AS_TILE
-    while depth >= 0:
-        p = pos[depth]
-        if p <= 0 or depth >= max_len:
-            depth -= 1
-            if depth >= 0:
-                counts[word[depth] & CODE_MASK if kind[depth] == AS_TILE else BLANK_SLOT] += 1
-                kind[depth] += 1
-            continue
-        arc = arcs[p]
-        letter = np.int64(arc >> LETTER_SHIFT)
-        k = kind[depth]
-        if k > AS_BLANK or letter == SEPARATOR:
-            pos[depth] = -1 if arc & END_BIT else p + 1
-            kind[depth] = AS_TILE
-            continue
-        if (k == AS_TILE and counts[letter] == 0) or (k == AS_BLANK and counts[BLANK_SLOT] == 0):
-            kind[depth] = k + 1
-            continue
-        counts[letter if k == AS_TILE else BLANK_SLOT] -= 1
-        word[depth] = letter + (BLANK_FLAG if k == AS_BLANK else 0)
-        if arc & ACCEPTS_BIT:
-            need = depth + 2
-            if n_out + need <= capacity:
-                for i in range(depth + 1):
-                    out[n_out + i] = word[i]
-                out[n_out + depth + 1] = WORD_SEPARATOR
-            n_out += need
-        nxt = np.int64(arc & INDEX_MASK)
-        depth += 1
-        node[depth] = nxt
-        pos[depth] = nxt if nxt != 0 else -1
-        kind[depth] = AS_TILE
-    return n_out
-
-
 def rack_anagrams(letters: str, word_set, max_length: int | None = None) -> dict[int, list[str]]:
     """Every word that can be made from ``letters`` ('?' = blank), grouped by length, longest
     first; in each word a letter supplied by a blank is lower case, the rest upper case.  A word
     makeable without blanks is listed once, in its blank-free spelling.  Words are as long as
     ``max_length``, by default the word set's own longest (the lexicon's variant limit)."""
+    from literaki_cli import _core
+
     counts = rack_counts(letters)
     limit = max_length if max_length is not None else getattr(word_set, "max_length", len(letters))
     max_len = min(limit, len(letters))
-    capacity = 1 << 16
-    while True:
-        out = np.zeros(capacity, dtype=np.uint8)
-        needed = _rack_words(word_set.arcs, word_set.root, counts.copy(), max_len, out, capacity)
-        if needed <= capacity:
-            break
-        capacity = needed
+    out = core_call(_core.rack_words, word_set.arcs, int(word_set.root), counts, max_len)
     best: dict[str, str] = {}
-    for chunk in out[:needed].tobytes().split(b"\xff")[:-1]:
+    for chunk in out.split(b"\xff")[:-1]:
         plain = "".join(alphabet.LETTER_OF[b & CODE_MASK] for b in chunk)
         shown = "".join(
             alphabet.LETTER_OF[b & CODE_MASK] if b & BLANK_FLAG else alphabet.LETTER_OF[b].upper() for b in chunk

@@ -6,6 +6,7 @@
 
 pub mod bingo;
 pub mod board;
+pub mod grid;
 pub mod kwg;
 pub mod leaves;
 pub mod movegen;
@@ -610,6 +611,69 @@ impl Simulation {
     }
 }
 
+/// A grid search's paths as numpy arrays: (cells, MAX_PATH a path; lengths; scores).
+type GridPaths<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
+/// Every path of a `size` x `size` letter grid (`codes`, row by row) that spells a word of the DAWG
+/// at `root` with at least `min_len` letters (`grid::GridSearch`): (cells, MAX_PATH a path, unused
+/// ones 0; lengths; scores), in the order found.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn grid_words<'py>(
+    py: Python<'py>,
+    arcs: PyReadonlyArray1<'py, u32>,
+    root: usize,
+    codes: PyReadonlyArray1<'py, i64>,
+    size: usize,
+    premium: PyReadonlyArray1<'py, i64>,
+    letter_points: i64,
+    min_len: usize,
+) -> PyResult<GridPaths<'py>> {
+    let (arcs, codes, premium) = (slice(&arcs, "arcs")?, slice(&codes, "codes")?, slice(&premium, "premium")?);
+    if !(1..=8).contains(&size) || codes.len() != size * size || premium.len() != (size - 1) * (size - 1) {
+        return Err(CoreError::new_err(format!(
+            "a {size}x{size} grid needs {} letters and their premiums",
+            size * size
+        )));
+    }
+    if codes.iter().any(|&c| !(0..CODE_SPACE as i64).contains(&c)) || root >= arcs.len() {
+        return Err(CoreError::new_err("grid letters or a word graph out of range"));
+    }
+    let codes: Vec<u32> = codes.iter().map(|&c| c as u32).collect();
+    let found = py.detach(|| {
+        guarded("grid search", || {
+            let search = grid::GridSearch::run(arcs, root, &codes, size, premium, letter_points, min_len);
+            (search.cells, search.lengths, search.scores)
+        })
+    })?;
+    Ok((found.0.into_pyarray(py), found.1.into_pyarray(py), found.2.into_pyarray(py)))
+}
+
+/// Every word of the DAWG at `root` a rack (64 counts, slot 0 the blanks) spells in at most
+/// `max_len` letters (`grid::rack_words`): letter codes (a blank's + BLANK_FLAG), each word
+/// followed by the byte 255.
+#[pyfunction]
+fn rack_words<'py>(
+    py: Python<'py>,
+    arcs: PyReadonlyArray1<'py, u32>,
+    root: usize,
+    counts: PyReadonlyArray1<'py, i64>,
+    max_len: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
+    let (arcs, counts) = (slice(&arcs, "arcs")?, slice(&counts, "counts")?);
+    if counts.len() != RACK_SLOTS || counts.iter().any(|&n| n < 0) {
+        return Err(CoreError::new_err(format!("a rack must be {RACK_SLOTS} counts of 0 or more")));
+    }
+    let mut rack = [0i64; RACK_SLOTS];
+    rack.copy_from_slice(counts);
+    if root >= arcs.len() {
+        return Err(CoreError::new_err("a word graph out of range"));
+    }
+    let max_len = max_len.min(crate::movegen::MAX_WORD);
+    let out = py.detach(|| guarded("rack words", || grid::rack_words(arcs, root, &mut rack, max_len)))?;
+    Ok(pyo3::types::PyBytes::new(py, &out))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
@@ -623,5 +687,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LeaveModel>()?;
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(move_leaves, m)?)?;
+    m.add_function(wrap_pyfunction!(grid_words, m)?)?;
+    m.add_function(wrap_pyfunction!(rack_words, m)?)?;
+    m.add("GRID_MAX_PATH", grid::MAX_PATH)?;
     Ok(())
 }
