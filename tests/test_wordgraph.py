@@ -1,4 +1,4 @@
-"""The compiled word graph accepts exactly the words it was built from."""
+"""The word graph accepts exactly the words it was built from (the interpreted kernels and the Rust core alike)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -51,10 +51,16 @@ def test_graph_accepts_exactly_its_words(first, second, queries):
     assert set1.lookup(probes).tolist() == expected1
     assert set2.lookup(probes).tolist() == expected2
     assert [brute_contains(arcs, set1.root, w) for w in probes] == expected1
-    # The compiled kernel agrees with the interpreted one.
+    # The Rust core agrees with the interpreted kernels: the lookups, and every word in graph order.
     codes, starts, ends = encode_many(probes)
-    compiled = wordgraph.compiled(wordgraph.lookup_words)
-    assert compiled(arcs, set1.root, codes, starts, ends).tolist() == expected1
+    assert wordgraph.core_lookup(arcs, set1.root, codes, starts, ends).tolist() == expected1
+    assert wordgraph.lookup_words(arcs, set2.root, codes, starts, ends).tolist() == expected2
+    assert wordgraph.core_lookup(arcs, set2.root, codes, starts, ends).tolist() == expected2
+    for word_set in (set1, set2):
+        capacity = word_set.count * (word_set.max_length + 1)
+        interpreted = wordgraph.enumerate_words(arcs, word_set.root, word_set.max_length, capacity)
+        in_core = wordgraph.core_words(arcs, word_set.root, word_set.max_length, capacity)
+        assert in_core.tobytes() == interpreted.tobytes()
 
 
 def test_sibling_lists_are_sorted_and_terminated():
@@ -99,3 +105,21 @@ def test_gaddag_holds_every_split_of_every_word(words):
     assert sorted(found) == sorted(expected) and len(found) == len(expected)
     # The DAWG in the same array is unchanged by the GADDAG beside it.
     assert list(WordSet(arcs, roots["dawg"], len(words), 16)) == alphabet.polish_sorted(words)
+
+
+def test_the_cores_word_kernels_refuse_what_they_cannot_read_in_one_line():
+    """Words out of range or a corrupt graph: a LiterakiError of one line, never a crash."""
+    import numpy as np
+    import pytest
+
+    from literaki_cli.errors import LiterakiError
+
+    arcs, (word_set,) = graph_of({"ab", "bać"})
+    codes, starts, ends = encode_many(["ab"])
+    with pytest.raises(LiterakiError, match="^words or a word graph out of range$"):
+        wordgraph.core_lookup(arcs, word_set.root, codes, starts, ends + 5)
+    corrupt = (arcs & ~np.uint32(wordgraph.INDEX_MASK)) | np.uint32(wordgraph.INDEX_MASK)  # every target past the end
+    with pytest.raises(LiterakiError, match=r"^internal error in the engine core \(word list\)"):
+        wordgraph.core_words(corrupt, word_set.root, word_set.max_length, 1000)
+    with pytest.raises(LiterakiError, match=r"^internal error in the engine core \(word lookup\)"):
+        wordgraph.core_lookup(corrupt, word_set.root, codes, starts, ends)

@@ -146,9 +146,7 @@ class ExtensionFinder:
     def of(cls, word_set: WordSet) -> ExtensionFinder:
         """The finder for ``word_set`` (its words enumerated straight into code text)."""
         capacity = word_set.count * (word_set.max_length + 1)
-        codes = wordgraph.compiled(wordgraph.enumerate_words)(
-            word_set.arcs, word_set.root, word_set.max_length, capacity
-        )
+        codes = wordgraph.core_words(word_set.arcs, word_set.root, word_set.max_length, capacity)
         return cls(_CODE_TO_NARROW[codes].tobytes().decode("latin-1"))
 
     @classmethod

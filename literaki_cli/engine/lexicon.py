@@ -21,7 +21,7 @@ from literaki_cli.errors import LexiconError
 ENV_VAR = "LITERAKI_LEXICON"
 DEFAULT_FILE_NAME = "sjp.lexicon"
 
-#: Batches up to this many words are looked up interpreted; larger ones compiled.
+#: Batches up to this many words are looked up interpreted; larger ones in the Rust core.
 COMPILE_THRESHOLD = 256
 
 HOW_TO_GET_ONE = (
@@ -102,7 +102,7 @@ class WordSet:
         return bool(self.lookup([alphabet.normalize(word)])[0])
 
     def lookup(self, words: list[str], compiled: bool | None = None) -> np.ndarray:
-        """For each normalised word: is it in the set?  Compiled for large batches, or when
+        """For each normalised word: is it in the set?  In the Rust core for large batches, or when
         ``compiled`` is True (a caller that looks up a few words many times, like a game)."""
         few = len(words) <= FEW_WORDS
         if few and not compiled:
@@ -110,7 +110,7 @@ class WordSet:
         codes, starts, ends = encode_few(words) if few else encode_many(words)
         kernel = wordgraph.lookup_words
         if compiled or (compiled is None and len(words) > COMPILE_THRESHOLD):
-            kernel = wordgraph.compiled(kernel)
+            kernel = wordgraph.core_lookup
         return kernel(self.arcs, self.root, codes, starts, ends)
 
     def _walk(self, word: str) -> bool:
@@ -133,7 +133,7 @@ class WordSet:
     def text(self) -> str:
         """Every word, one per line (each followed by a newline), in Polish alphabetical order."""
         capacity = self.count * (self.max_length + 1)
-        buf = wordgraph.compiled(wordgraph.enumerate_words)(self.arcs, self.root, self.max_length, capacity)
+        buf = wordgraph.core_words(self.arcs, self.root, self.max_length, capacity)
         return alphabet.decode_buffer(buf)
 
     def __iter__(self):

@@ -133,6 +133,27 @@ def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) ->
     return out[:n_out]
 
 
+def core_lookup(arcs: np.ndarray, root: int, codes: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """:func:`lookup_words` in the Rust core (the same answers; nothing to compile)."""
+    from literaki_cli import _core
+    from literaki_cli.engine.movegen import core_call
+
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
+    starts, ends = np.ascontiguousarray(starts, dtype=np.int64), np.ascontiguousarray(ends, dtype=np.int64)
+    return core_call(_core.lookup_words, arcs, int(root), codes, starts, ends)
+
+
+def core_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) -> np.ndarray:
+    """:func:`enumerate_words` in the Rust core (the same buffer, the same error)."""
+    from literaki_cli import _core
+    from literaki_cli.engine.movegen import core_call
+
+    out = core_call(_core.enumerate_words, arcs, int(root), int(max_len), int(capacity))
+    if out is None:
+        raise LexiconError("corrupt lexicon file: its graph holds more words than its header says")
+    return out
+
+
 _COMPILED: dict[str, Callable] = {}
 
 

@@ -95,8 +95,7 @@ class WordList:
         """Every word as a flat code buffer in graph order (lexicons only)."""
         assert self.word_set is not None
         ws = self.word_set
-        return wordgraph.compiled(wordgraph.enumerate_words)(ws.arcs, ws.root, ws.max_length,
-                                                             ws.count * (ws.max_length + 1) + 1)  # fmt: skip
+        return wordgraph.core_words(ws.arcs, ws.root, ws.max_length, ws.count * (ws.max_length + 1) + 1)
 
     def packed(self) -> PackedWords | None:
         """Every word as packed keys (None when a word is too long for them)."""

@@ -13,6 +13,7 @@ pub mod movegen;
 pub mod rollout;
 pub mod rules;
 pub mod shadow;
+pub mod words;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, Weak};
@@ -674,6 +675,44 @@ fn rack_words<'py>(
     Ok(pyo3::types::PyBytes::new(py, &out))
 }
 
+/// For each word `codes[starts[i]..ends[i]]`: is it a word of the DAWG at `root` (`words::lookup`)?
+#[pyfunction]
+fn lookup_words<'py>(
+    py: Python<'py>,
+    arcs: PyReadonlyArray1<'py, u32>,
+    root: usize,
+    codes: PyReadonlyArray1<'py, u8>,
+    starts: PyReadonlyArray1<'py, i64>,
+    ends: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    let (arcs, codes) = (slice(&arcs, "arcs")?, slice(&codes, "codes")?);
+    let (starts, ends) = (slice(&starts, "starts")?, slice(&ends, "ends")?);
+    let fits = |&(&s, &e): &(&i64, &i64)| e <= s || (s >= 0 && e as usize <= codes.len());
+    if starts.len() != ends.len() || !starts.iter().zip(ends).all(|pair| fits(&pair)) || root >= arcs.len() {
+        return Err(CoreError::new_err("words or a word graph out of range"));
+    }
+    let found = py.detach(|| guarded("word lookup", || words::lookup(arcs, root, codes, starts, ends)))?;
+    Ok(found.into_pyarray(py))
+}
+
+/// Every word of the DAWG at `root` (`words::enumerate`) as a numpy array of codes, each word
+/// followed by 255; None when they take more than `capacity` bytes.
+#[pyfunction]
+fn enumerate_words<'py>(
+    py: Python<'py>,
+    arcs: PyReadonlyArray1<'py, u32>,
+    root: usize,
+    max_len: usize,
+    capacity: usize,
+) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
+    let arcs = slice(&arcs, "arcs")?;
+    if root >= arcs.len() || max_len > 1 << 16 {
+        return Err(CoreError::new_err("a word graph out of range"));
+    }
+    let out = py.detach(|| guarded("word list", || words::enumerate(arcs, root, max_len, capacity)))?;
+    Ok(out.map(|out| out.into_pyarray(py)))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
@@ -689,6 +728,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(move_leaves, m)?)?;
     m.add_function(wrap_pyfunction!(grid_words, m)?)?;
     m.add_function(wrap_pyfunction!(rack_words, m)?)?;
+    m.add_function(wrap_pyfunction!(lookup_words, m)?)?;
+    m.add_function(wrap_pyfunction!(enumerate_words, m)?)?;
     m.add("GRID_MAX_PATH", grid::MAX_PATH)?;
     Ok(())
 }
