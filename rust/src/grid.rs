@@ -6,30 +6,10 @@
 
 use crate::kwg::{ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR};
 use crate::movegen::{BLANK_FLAG, BLANK_SLOT, RACK_SLOTS};
+use crate::words::{find_arc as find, WORD_SEPARATOR};
 
 /// Longest path a grid search keeps (cells).
 pub const MAX_PATH: usize = 16;
-/// The byte after each word of `rack_words`.
-pub const WORD_SEPARATOR: u8 = 255;
-
-/// The arc for `letter` in the sorted sibling list at `list` (0: none), if there is one.
-fn find(arcs: &[u32], list: usize, letter: u32) -> Option<usize> {
-    if list == 0 {
-        return None;
-    }
-    let mut p = list;
-    loop {
-        let arc = arcs[p];
-        let arc_letter = arc >> LETTER_SHIFT;
-        if arc_letter == letter {
-            return Some(p);
-        }
-        if arc_letter > letter || arc & END_BIT != 0 {
-            return None;
-        }
-        p += 1;
-    }
-}
 
 /// A grid and what its search found: every traced path that spells a word.
 pub struct GridSearch<'a> {

@@ -143,14 +143,9 @@ impl Model<'_> {
     }
 
     /// The value of the leave with this key and these counts: the learned one when the file has
-    /// it, the model's otherwise; 0 for the empty leave.
-    pub fn value_of_key(&self, key: i64, counts: &[i64]) -> f64 {
-        self.value_of_key_in(key, counts, None)
-    }
-
-    /// `value_of_key`, the model reading only the slots of `present` when given (see
-    /// `model_value_of`).
-    fn value_of_key_in(&self, key: i64, counts: &[i64], present: Option<&[usize]>) -> f64 {
+    /// it, the model's otherwise (reading the counts of `slots`: see `model_value_of`); 0 for the
+    /// empty leave.
+    pub fn value_of_key(&self, key: i64, counts: &[i64], slots: impl Iterator<Item = usize>) -> f64 {
         if key <= 0 {
             return 0.0;
         }
@@ -158,10 +153,9 @@ impl Model<'_> {
             Some(directory) => directory.find(self.keys, key),
             None => binary_search(self.keys, key),
         };
-        match (found, present) {
-            (Some(i), _) => self.values[i],
-            (None, Some(slots)) => self.model_value_of(counts, slots.iter().copied()),
-            (None, None) => self.model_value(counts),
+        match found {
+            Some(i) => self.values[i],
+            None => self.model_value_of(counts, slots),
         }
     }
 
@@ -183,7 +177,7 @@ impl Model<'_> {
 
     /// The value of a leave given by its tile counts (see `value_of_key`).
     pub fn lookup(&self, counts: &[i64]) -> f64 {
-        self.value_of_key(self.leave_key(counts), counts)
+        self.value_of_key(self.leave_key(counts), counts, 0..self.layout.n_slots.min(counts.len()))
     }
 
     /// For every sub-multiset of the rack, numbered in mixed radix (the place value of each tile
@@ -223,7 +217,7 @@ impl Model<'_> {
             }
             let mut value = 0.0;
             if weight != 0.0 && size <= self.layout.max_leave {
-                value = weight * self.value_of_key_in(key, &counts, Some(&present));
+                value = weight * self.value_of_key(key, &counts, present.iter().copied());
             }
             values.push(value - kept_factor * kept as f64);
             sizes.push(size);

@@ -612,6 +612,16 @@ impl Simulation {
     }
 }
 
+/// The lexicon's arcs as the word searches off the board read them, with `root` checked to be one
+/// of them (a corrupt graph beyond that is caught at the boundary: see `guarded`).
+fn word_graph<'a>(arcs: &'a PyReadonlyArray1<'_, u32>, root: usize) -> PyResult<&'a [u32]> {
+    let arcs = slice(arcs, "arcs")?;
+    if root >= arcs.len() {
+        return Err(CoreError::new_err("a word graph out of range"));
+    }
+    Ok(arcs)
+}
+
 /// A grid search's paths as numpy arrays: (cells, MAX_PATH a path; lengths; scores).
 type GridPaths<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
@@ -630,15 +640,15 @@ fn grid_words<'py>(
     letter_points: i64,
     min_len: usize,
 ) -> PyResult<GridPaths<'py>> {
-    let (arcs, codes, premium) = (slice(&arcs, "arcs")?, slice(&codes, "codes")?, slice(&premium, "premium")?);
+    let (arcs, codes, premium) = (word_graph(&arcs, root)?, slice(&codes, "codes")?, slice(&premium, "premium")?);
     if !(1..=8).contains(&size) || codes.len() != size * size || premium.len() != (size - 1) * (size - 1) {
         return Err(CoreError::new_err(format!(
             "a {size}x{size} grid needs {} letters and their premiums",
             size * size
         )));
     }
-    if codes.iter().any(|&c| !(0..CODE_SPACE as i64).contains(&c)) || root >= arcs.len() {
-        return Err(CoreError::new_err("grid letters or a word graph out of range"));
+    if codes.iter().any(|&c| !(0..CODE_SPACE as i64).contains(&c)) {
+        return Err(CoreError::new_err("grid letters out of range"));
     }
     let codes: Vec<u32> = codes.iter().map(|&c| c as u32).collect();
     let found = py.detach(|| {
@@ -661,15 +671,12 @@ fn rack_words<'py>(
     counts: PyReadonlyArray1<'py, i64>,
     max_len: usize,
 ) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-    let (arcs, counts) = (slice(&arcs, "arcs")?, slice(&counts, "counts")?);
+    let (arcs, counts) = (word_graph(&arcs, root)?, slice(&counts, "counts")?);
     if counts.len() != RACK_SLOTS || counts.iter().any(|&n| n < 0) {
         return Err(CoreError::new_err(format!("a rack must be {RACK_SLOTS} counts of 0 or more")));
     }
     let mut rack = [0i64; RACK_SLOTS];
     rack.copy_from_slice(counts);
-    if root >= arcs.len() {
-        return Err(CoreError::new_err("a word graph out of range"));
-    }
     let max_len = max_len.min(crate::movegen::MAX_WORD);
     let out = py.detach(|| guarded("rack words", || grid::rack_words(arcs, root, &mut rack, max_len)))?;
     Ok(pyo3::types::PyBytes::new(py, &out))
@@ -685,11 +692,11 @@ fn lookup_words<'py>(
     starts: PyReadonlyArray1<'py, i64>,
     ends: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-    let (arcs, codes) = (slice(&arcs, "arcs")?, slice(&codes, "codes")?);
+    let (arcs, codes) = (word_graph(&arcs, root)?, slice(&codes, "codes")?);
     let (starts, ends) = (slice(&starts, "starts")?, slice(&ends, "ends")?);
     // one end a start (`encode_few` gives one end more for no word at all)
     let fits = |&(&s, &e): &(&i64, &i64)| e <= s || (s >= 0 && e as usize <= codes.len());
-    if ends.len() < starts.len() || !starts.iter().zip(ends).all(|pair| fits(&pair)) || root >= arcs.len() {
+    if ends.len() < starts.len() || !starts.iter().zip(ends).all(|pair| fits(&pair)) {
         return Err(CoreError::new_err("words or a word graph out of range"));
     }
     let ends = &ends[..starts.len()];
@@ -707,9 +714,9 @@ fn enumerate_words<'py>(
     max_len: usize,
     capacity: usize,
 ) -> PyResult<Option<Bound<'py, PyArray1<u8>>>> {
-    let arcs = slice(&arcs, "arcs")?;
-    if root >= arcs.len() || max_len > 1 << 16 {
-        return Err(CoreError::new_err("a word graph out of range"));
+    let arcs = word_graph(&arcs, root)?;
+    if max_len > 1 << 16 {
+        return Err(CoreError::new_err(format!("words of {max_len} letters: too long for a word list")));
     }
     let out = py.detach(|| guarded("word list", || words::enumerate(arcs, root, max_len, capacity)))?;
     Ok(out.map(|out| out.into_pyarray(py)))

@@ -3,8 +3,30 @@
 //! `lookup_words` and `enumerate_words` in `literaki_cli/engine/wordgraph.py`, which stay as the
 //! plain-Python oracles.
 
-use crate::grid::WORD_SEPARATOR;
 use crate::kwg::{ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT};
+
+/// The byte after each word of a word buffer (`enumerate`, `grid::rack_words`).
+pub const WORD_SEPARATOR: u8 = 255;
+
+/// The arc for `letter` in the sorted sibling list at `list` of the lexicon's arcs (0: no list),
+/// if there is one: `find_arc` in `literaki_cli/engine/wordgraph.py`.
+pub fn find_arc(arcs: &[u32], list: usize, letter: u32) -> Option<usize> {
+    if list == 0 {
+        return None;
+    }
+    let mut p = list;
+    loop {
+        let arc = arcs[p];
+        let arc_letter = arc >> LETTER_SHIFT;
+        if arc_letter == letter {
+            return Some(p);
+        }
+        if arc_letter > letter || arc & END_BIT != 0 {
+            return None;
+        }
+        p += 1;
+    }
+}
 
 /// For each word `codes[starts[i]..ends[i]]` (letter codes): is it a word of the graph at `root`?
 pub fn lookup(arcs: &[u32], root: usize, codes: &[u8], starts: &[i64], ends: &[i64]) -> Vec<bool> {
@@ -18,23 +40,11 @@ pub fn lookup(arcs: &[u32], root: usize, codes: &[u8], starts: &[i64], ends: &[i
             let mut p = root;
             let mut ok = false;
             for &letter in &codes[start as usize..end as usize] {
-                let letter = letter as i64;
-                if p == 0 {
+                let Some(q) = find_arc(arcs, p, letter as u32) else {
                     return false;
-                }
-                loop {
-                    let arc = arcs[p];
-                    let arc_letter = (arc >> LETTER_SHIFT) as i64;
-                    if arc_letter == letter {
-                        break;
-                    }
-                    if arc_letter > letter || arc & END_BIT != 0 {
-                        return false;
-                    }
-                    p += 1;
-                }
-                ok = arcs[p] & ACCEPTS_BIT != 0;
-                p = (arcs[p] & INDEX_MASK) as usize;
+                };
+                ok = arcs[q] & ACCEPTS_BIT != 0;
+                p = (arcs[q] & INDEX_MASK) as usize;
             }
             ok
         })
