@@ -309,8 +309,9 @@ struct LeaveModel {
     racks: std::sync::atomic::AtomicU64,
 }
 
-/// Racks valued (`LeaveModel.subset_values`) before the keys' directory is made: it takes some
-/// 5 ms and saves about 5 us a rack of seven tiles.
+/// Racks valued (`LeaveModel.subset_values`) before the keys' directory is made: it takes well
+/// under a millisecond for the shipped file (some 30 ms for a file of 2.6 M leaves) and saves
+/// some 2-5 us a rack of seven tiles.
 const RACKS_BEFORE_KEY_DIRECTORY: u64 = 200;
 
 /// The rack's place values, every sub-multiset's value and size (numpy arrays).

@@ -58,6 +58,25 @@ pub struct Leaves<'a> {
     pub values: &'a [f64],
 }
 
+/// An anchor's rank for ties among moves of equal equity (see `shadow::ranks`): anchors in
+/// descending order of `bound`, equal bounds by `index`; the anchor that comes first wins a tie.
+/// Compared as the pair, so no sort is needed to know which of two anchors comes first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rank {
+    pub bound: f64,
+    pub index: u32,
+}
+
+impl Rank {
+    pub const FIRST: Rank = Rank { bound: f64::INFINITY, index: 0 };
+
+    /// Whether this anchor comes before `other` (bounds are never NaN: leave values are finite).
+    #[inline(always)]
+    pub fn precedes(self, other: Rank) -> bool {
+        self.bound > other.bound || (self.bound == other.bound && self.index < other.index)
+    }
+}
+
 /// Where moves go: every move in order, or only the best by equity (first found among equals,
 /// by anchor rank; see `best_move`).
 pub struct Sink<'a> {
@@ -65,8 +84,8 @@ pub struct Sink<'a> {
     pub count: usize,
     pub leaves: Option<Leaves<'a>>,
     pub best_equity: f64,
-    pub best_rank: f64,
-    pub anchor_rank: f64,
+    pub best_rank: Rank,
+    pub anchor_rank: Rank,
     #[cfg(feature = "counters")]
     pub states: u64,
     #[cfg(feature = "counters")]
@@ -104,8 +123,8 @@ impl<'a> Sink<'a> {
             count: 0,
             leaves,
             best_equity: f64::NEG_INFINITY,
-            best_rank: f64::INFINITY,
-            anchor_rank: 0.0,
+            best_rank: Rank::FIRST,
+            anchor_rank: Rank::FIRST,
             #[cfg(feature = "counters")]
             states: 0,
             #[cfg(feature = "counters")]
@@ -153,7 +172,7 @@ impl Lane {
 
 /// A column as a lane index (columns are below LANE: the mask only lets the compiler know it).
 #[inline(always)]
-fn at(col: usize) -> usize {
+pub fn at(col: usize) -> usize {
     col & (LANE - 1)
 }
 
@@ -219,6 +238,13 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         }
     }
 
+    /// Search the anchors of another view of the same board (with its cross-checks) from now on.
+    pub fn on_view(&mut self, view: &'w View, cross: &'w CrossChecks) {
+        if !std::ptr::eq(self.view, view) {
+            (self.view, self.cross, self.lane_row) = (view, cross, None);
+        }
+    }
+
     /// Every play through the anchor (r, anchor) whose left part stays right of `last_anchor`
     /// (the anchor before it in the row).  `blank_bound` bounds the equity of every move from
     /// here that lays a blank (+inf: no bound): in best-only mode, once the best found beats it
@@ -247,7 +273,8 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         let s = &*self.sink;
         self.cut_blanks
             && s.count > 0
-            && (self.blank_bound < s.best_equity || (self.blank_bound == s.best_equity && s.anchor_rank > s.best_rank))
+            && (self.blank_bound < s.best_equity
+                || (self.blank_bound == s.best_equity && s.best_rank.precedes(s.anchor_rank)))
     }
 
     /// The square `col` read with the GADDAG list `list`; `left`: the leftmost column of the
@@ -432,7 +459,8 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             // best only: keep this move if its equity beats the best so far
             let equity = score as f64 + leaves.values[self.leave as usize];
             if sink.count > 0
-                && (equity < sink.best_equity || (equity == sink.best_equity && sink.anchor_rank >= sink.best_rank))
+                && (equity < sink.best_equity
+                    || (equity == sink.best_equity && !sink.anchor_rank.precedes(sink.best_rank)))
             {
                 return;
             }

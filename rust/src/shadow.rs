@@ -6,7 +6,9 @@
 use crate::bingo::{BingoCheck, BingoIndex, MAX_THROUGH};
 use crate::board::{CrossChecks, View};
 use crate::kwg::Kwg;
-use crate::movegen::{bit, letters_on, rack_letters, Leaves, Rack, Record, Sink, Walk, BLANK_SLOT, MAX_WORD};
+use crate::movegen::{
+    at, bit, letters_on, rack_letters, Leaves, Rack, Rank, Record, Sink, Walk, BLANK_SLOT, LANE, MAX_WORD,
+};
 use crate::rules::{Rules, END, MAX_CLASSES, START};
 
 const NEG_INF: f64 = f64::NEG_INFINITY;
@@ -248,25 +250,79 @@ impl Span {
         passed: 0,
     };
 
-    /// The span with view square `i` too (an empty square must allow a rack tile: `sq_best` >= 0).
+    /// The span with column `c` of `row` too (an empty square must allow a rack tile: its `best` >= 0).
     #[inline(always)]
-    fn add(&mut self, rules: &Rules, view: &View, rb: &RackBounds, sq_best: &[i64], cross_best: &[i64], i: usize) {
-        let letter = view.letters[i];
+    fn add(&mut self, row: &BoundRow, rb: &RackBounds, c: usize) {
+        let c = at(c);
+        let letter = row.letter[c];
         if letter != 0 {
             if self.passed < MAX_THROUGH {
                 self.through[self.passed] = letter;
             }
             self.passed += 1;
-            if !view.blanks[i] {
-                self.board_sum += rules.tile_value[letter as usize];
-            }
+            self.board_sum += row.board_value[c];
         } else {
-            let sq = view.sqmap[i];
             self.new += 1;
-            rb.classes.add(rules.square_class[sq] as usize, &mut self.classes, &mut self.bonus);
-            self.new_sum += sq_best[i];
-            self.mult *= rules.word_mult[sq];
-            self.cross_sum += cross_best[i];
+            rb.classes.add(row.class[c] as usize, &mut self.classes, &mut self.bonus);
+            self.new_sum += row.best[c];
+            self.mult *= row.word_mult[c];
+            self.cross_sum += row.cross[c];
+        }
+    }
+}
+
+/// One view row as the bounds read it, filled once per row with anchors and shared by its anchors:
+/// per column what `Span::add` and `anchor_bound` read, in small arrays indexed by column (as the
+/// walk's lane), instead of row-major offsets into the view's and the rules' tables.
+struct BoundRow {
+    cols: usize,
+    /// Letter codes (0: empty).
+    letter: [u8; LANE],
+    /// A board tile's value in the main word (0: a blank, or an empty square).
+    board_value: [i64; LANE],
+    /// An empty square: the most a rack tile is worth there (-1: none may stand there), and the
+    /// most its cross word scores (`square_best`).
+    best: [i64; LANE],
+    cross: [i64; LANE],
+    /// The square's word multiplier, class, and multipliers as the main word's first and last square.
+    word_mult: [i64; LANE],
+    class: [u8; LANE],
+    start_mult: [i64; LANE],
+    end_mult: [i64; LANE],
+}
+
+impl BoundRow {
+    const EMPTY: BoundRow = BoundRow {
+        cols: 0,
+        letter: [0; LANE],
+        board_value: [0; LANE],
+        best: [-1; LANE],
+        cross: [0; LANE],
+        word_mult: [1; LANE],
+        class: [0; LANE],
+        start_mult: [1; LANE],
+        end_mult: [1; LANE],
+    };
+
+    /// Row `r` of `view` with its cross-checks, for the rack's letters.
+    fn fill(&mut self, rules: &Rules, view: &View, cross: &CrossChecks, rack: &RackLetters, r: usize) {
+        self.cols = view.cols;
+        for c in 0..view.cols {
+            let i = r * view.cols + c;
+            let sq = view.sqmap[i];
+            let letter = view.letters[i];
+            self.letter[c] = letter;
+            if letter != 0 {
+                self.board_value[c] = if view.blanks[i] { 0 } else { rules.tile_value[letter as usize] };
+                (self.best[c], self.cross[c]) = (-1, 0);
+            } else {
+                self.board_value[c] = 0;
+                (self.best[c], self.cross[c]) = square_best(rules, view, cross, rack, r, c);
+            }
+            self.word_mult[c] = rules.word_mult[sq];
+            self.class[c] = rules.square_class.get(sq).copied().unwrap_or(0);
+            self.start_mult[c] = rules.end_mult(view.main_dir, START, sq);
+            self.end_mult[c] = rules.end_mult(view.main_dir, END, sq);
         }
     }
 }
@@ -276,48 +332,43 @@ impl Span {
 /// square can take, times the span's multipliers, plus each new square's best cross word, the
 /// bingo bonus, and the best leave after laying that many tiles.  Returns (the square-by-square
 /// bound, the tighter bound with each rack tile counted once, the bound of moves laying a blank).
-#[allow(clippy::too_many_arguments)]
 fn anchor_bound(
     rules: &Rules,
-    view: &View,
-    sq_best: &[i64],
-    cross_best: &[i64],
+    row: &BoundRow,
     rb: &RackBounds,
     bingo: &mut Option<BingoCheck>,
-    r: usize,
     anchor: usize,
     last_anchor: i64,
 ) -> (f64, f64, f64) {
-    let cols = view.cols;
+    let cols = row.cols;
+    let letter = |c: usize| row.letter[at(c)];
     let mut lowest = anchor; // the leftmost square the search may reach
-    while lowest > 0 && (view.at(r, lowest - 1) != 0 || lowest as i64 - 1 > last_anchor) {
+    while lowest > 0 && (letter(lowest - 1) != 0 || lowest as i64 - 1 > last_anchor) {
         lowest -= 1;
     }
     let (mut bound, mut tight, mut with_blank) = (NEG_INF, NEG_INF, NEG_INF);
     let mut left_part = Span::EMPTY; // the squares left..anchor, grown a square a left
     for left in (lowest..=anchor).rev() {
         if left < anchor {
-            let i = r * cols + left;
-            if view.letters[i] == 0 && sq_best[i] < 0 {
+            if letter(left) == 0 && row.best[at(left)] < 0 {
                 break; // no rack tile may stand there: no span from here or further left
             }
-            left_part.add(rules, view, rb, sq_best, cross_best, i);
+            left_part.add(row, rb, left);
             if left_part.new > rb.tiles_on_rack {
                 break;
             }
         }
-        if left > 0 && view.at(r, left - 1) != 0 {
+        if left > 0 && letter(left - 1) != 0 {
             continue; // the word would not start here
         }
         let mut span = left_part;
         for right in anchor..cols {
-            let i = r * cols + right;
-            if view.letters[i] == 0 && (sq_best[i] < 0 || span.new == rb.tiles_on_rack) {
+            if letter(right) == 0 && (row.best[at(right)] < 0 || span.new == rb.tiles_on_rack) {
                 break;
             }
-            span.add(rules, view, rb, sq_best, cross_best, i);
+            span.add(row, rb, right);
             let Span { board_sum, new_sum, mult, cross_sum, new, bonus, through, passed, .. } = span;
-            if right + 1 < cols && view.at(r, right + 1) != 0 {
+            if right + 1 < cols && letter(right + 1) != 0 {
                 continue; // the word would not end here
             }
             let length = (right - left + 1) as i64;
@@ -328,11 +379,11 @@ fn anchor_bound(
                 continue;
             }
             let mut m = mult;
-            if view.at(r, left) == 0 {
-                m *= rules.end_mult(view.main_dir, START, view.square(r, left));
+            if letter(left) == 0 {
+                m *= row.start_mult[at(left)];
             }
-            if view.at(r, right) == 0 {
-                m *= rules.end_mult(view.main_dir, END, view.square(r, right));
+            if letter(right) == 0 {
+                m *= row.end_mult[at(right)];
             }
             let mut score = (board_sum + new_sum) * m + cross_sum;
             if new == rules.bingo_tiles {
@@ -397,27 +448,18 @@ fn list_anchors(
     let mut anchors = Vec::new();
     for v in 0..2 {
         let (view, cross) = (&views[v], &crosses[v]);
-        let (vr, vc) = (view.rows, view.cols);
-        let mut sq_best = vec![-1i64; vr * vc];
-        let mut cross_best = vec![0i64; vr * vc];
-        for (r, _) in wanted[v].iter().enumerate().take(vr).filter(|(_, &w)| w) {
-            if !(0..vc).any(|c| view.is_anchor(r, c)) {
+        let mut row = BoundRow::EMPTY;
+        for (r, _) in wanted[v].iter().enumerate().take(view.rows).filter(|(_, &w)| w) {
+            if !(0..view.cols).any(|c| view.is_anchor(r, c)) {
                 continue; // the bounds read a row's squares only from its own anchors
             }
-            for c in 0..vc {
-                if view.at(r, c) == 0 {
-                    let (b, x) = square_best(rules, view, cross, &letters, r, c);
-                    sq_best[r * vc + c] = b;
-                    cross_best[r * vc + c] = x;
-                }
-            }
+            row.fill(rules, view, cross, &letters, r);
             let mut last_anchor = -1i64;
-            for c in 0..vc {
+            for c in 0..view.cols {
                 if !view.is_anchor(r, c) {
                     continue;
                 }
-                let (bound, tight, blank) =
-                    anchor_bound(rules, view, &sq_best, &cross_best, &rb, &mut bingo, r, c, last_anchor);
+                let (bound, tight, blank) = anchor_bound(rules, &row, &rb, &mut bingo, c, last_anchor);
                 if bound > NEG_INF {
                     anchors.push(Anchor { view: v, row: r, col: c, last: last_anchor, bound, tight, blank });
                 }
@@ -429,11 +471,12 @@ fn list_anchors(
 }
 
 /// Indices of `keys` in descending order, equal keys in index order (numpy's stable argsort of
-/// the negated keys).
+/// the negated keys): the pairs (key, index) sorted, where no two are equal, so that an unstable
+/// sort gives the stable order (the keys are never NaN: leave values are checked finite).
 fn descending(keys: &[f64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    order.sort_by(|&a, &b| (-keys[a]).partial_cmp(&(-keys[b])).unwrap_or(std::cmp::Ordering::Equal));
-    order
+    let mut order: Vec<(f64, u32)> = keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+    order.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+    order.into_iter().map(|(_, i)| i as usize).collect()
 }
 
 /// The inputs of one best-move search.
@@ -462,10 +505,20 @@ impl BestMoveQuery<'_> {
         [vec![true; self.views[0].rows], vec![true; self.views[1].rows]]
     }
 
-    /// One anchor's walk into `sink`.
-    fn search(&self, crosses: &[CrossChecks; 2], sink: &mut Sink, rack: &mut Rack, a: &Anchor, blank_bound: f64) {
-        let (view, cross) = (&self.views[a.view], &crosses[a.view]);
-        let mut walk = Walk::new(self.kwg, self.gaddag_root, self.rules, view, cross, sink, rack);
+    /// A walk of this board's anchors into `sink` (one for a whole search: its lane and buffers
+    /// are reused from anchor to anchor).
+    fn walk<'w, 's, 'l>(
+        &'w self,
+        crosses: &'w [CrossChecks; 2],
+        sink: &'s mut Sink<'l>,
+        rack: &'s mut Rack,
+    ) -> Walk<'w, 's, 'l> {
+        Walk::new(self.kwg, self.gaddag_root, self.rules, &self.views[0], &crosses[0], sink, rack)
+    }
+
+    /// One anchor's walk (see `walk`).
+    fn search<'w>(&'w self, walk: &mut Walk<'w, '_, '_>, crosses: &'w [CrossChecks; 2], a: &Anchor, blank_bound: f64) {
+        walk.on_view(&self.views[a.view], &crosses[a.view]);
         walk.search_anchor(a.row, a.col, a.last, blank_bound);
     }
 }
@@ -488,33 +541,33 @@ impl Outcome {
 }
 
 /// Each anchor's rank for ties: its place in the order of the square-by-square bounds (ties by
-/// view, row, column), or with `ties_in_order` in generate's order.
-fn ranks(anchors: &[Anchor], ties_in_order: bool) -> Vec<f64> {
-    let mut rank: Vec<f64> = (0..anchors.len()).map(|i| i as f64).collect();
-    if !ties_in_order {
-        let bounds: Vec<f64> = anchors.iter().map(|a| a.bound).collect();
-        for (position, &i) in descending(&bounds).iter().enumerate() {
-            rank[i] = position as f64;
-        }
-    }
-    rank
+/// view, row, column), or with `ties_in_order` in generate's order (as a `Rank`: no sort).
+fn ranks(anchors: &[Anchor], ties_in_order: bool) -> Vec<Rank> {
+    let bound = |a: &Anchor| if ties_in_order { 0.0 } else { a.bound };
+    anchors.iter().enumerate().map(|(i, a)| Rank { bound: bound(a), index: i as u32 }).collect()
 }
 
 /// Visit the anchors in the order of their tighter bounds, until none left can beat the best found
-/// in `sink` (see `best_move` for the ties); `visit(sink, i)` searches anchor i into the sink.
-fn search_anchors(anchors: &[Anchor], rank: &[f64], sink: &mut Sink, mut visit: impl FnMut(&mut Sink, usize)) {
+/// in the walk's sink (see `best_move` for the ties); `visit(walk, i)` searches anchor i into it.
+fn search_anchors<'w>(
+    anchors: &[Anchor],
+    rank: &[Rank],
+    walk: &mut Walk<'w, '_, '_>,
+    mut visit: impl FnMut(&mut Walk<'w, '_, '_>, usize),
+) {
     let tight: Vec<f64> = anchors.iter().map(|a| a.tight).collect();
     for i in descending(&tight) {
+        let sink = &mut *walk.sink;
         if sink.count > 0 {
             if tight[i] < sink.best_equity {
                 break; // every anchor left is bounded by this one's bound: none can do better
             }
-            if tight[i] == sink.best_equity && rank[i] > sink.best_rank {
+            if tight[i] == sink.best_equity && sink.best_rank.precedes(rank[i]) {
                 continue; // at best a tie, which the best's anchor wins
             }
         }
         sink.anchor_rank = rank[i];
-        visit(sink, i);
+        visit(walk, i);
     }
 }
 
@@ -535,7 +588,8 @@ pub fn best_move(
     let anchors = list_anchors(q.rules, q.bingo, q.views, &crosses, rack, &leaves, leave_bound, &wanted);
     let rank = ranks(&anchors, ties_in_order);
     let mut sink = Sink::best(leaves);
-    search_anchors(&anchors, &rank, &mut sink, |sink, i| q.search(&crosses, sink, rack, &anchors[i], anchors[i].blank));
+    let mut walk = q.walk(&crosses, &mut sink, rack);
+    search_anchors(&anchors, &rank, &mut walk, |walk, i| q.search(walk, &crosses, &anchors[i], anchors[i].blank));
     Outcome::of(&sink)
 }
 
@@ -584,7 +638,8 @@ impl AnchorTable {
         }
         let board = BestMoveQuery { views: &self.views, ..*q };
         let mut sink = Sink::best(Leaves { place: leaves.place, values: leaves.values });
-        board.search(&self.crosses, &mut sink, rack, &self.anchors[j], f64::INFINITY);
+        let mut walk = board.walk(&self.crosses, &mut sink, rack);
+        board.search(&mut walk, &self.crosses, &self.anchors[j], f64::INFINITY);
         let found = Outcome::of(&sink);
         self.best[j] = Some((found.equity, found.record));
         (found.equity, found.record)
@@ -663,13 +718,18 @@ pub fn best_move_sharing(
     }
     let rank = ranks(&anchors, false);
     let mut sink = Sink::best(leaves);
-    search_anchors(&anchors, &rank, &mut sink, |sink, i| match kept[i] {
-        None => q.search(&crosses, sink, rack, &anchors[i], anchors[i].blank),
+    let mut walk = q.walk(&crosses, &mut sink, rack);
+    search_anchors(&anchors, &rank, &mut walk, |walk, i| match kept[i] {
+        None => q.search(walk, &crosses, &anchors[i], anchors[i].blank),
         Some(j) => {
-            let leaves = sink.leaves.as_ref().expect("a best-only sink");
+            let leaves = walk.sink.leaves.as_ref().expect("a best-only sink");
             let leaves = Leaves { place: leaves.place, values: leaves.values };
-            if let (e, Some(record)) = table.best_of(q, j, rack, &leaves) {
-                if sink.count == 0 || e > sink.best_equity || (e == sink.best_equity && rank[i] < sink.best_rank) {
+            if let (e, Some(record)) = table.best_of(q, j, walk.rack, &leaves) {
+                let sink = &mut *walk.sink;
+                if sink.count == 0
+                    || e > sink.best_equity
+                    || (e == sink.best_equity && rank[i].precedes(sink.best_rank))
+                {
                     sink.best_equity = e;
                     sink.best_rank = rank[i];
                     sink.records.clear();
