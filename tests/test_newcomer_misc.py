@@ -58,10 +58,10 @@ def run_with_stderr(args: list[str], cache: Path, cwd: Path, terminal: bool) -> 
 
 @pytest.fixture
 def compiling_command_args(small_lexicon, tmp_path) -> list[str]:
-    """A command that still compiles a kernel with numba: ``words --subanagram`` (word study's
-    kernels; a lookup of many words runs in the Rust core, with nothing to compile)."""
-    return [sys.executable, "-m", "literaki_cli", "words", "--subanagram", "kota?", "--lexicon", str(small_lexicon),
-            "--json"]  # fmt: skip
+    """A command that still compiles kernels with numba: ``solve --endgame`` (the endgame search;
+    move generation, word lookups and word study run in the Rust core, with nothing to compile)."""
+    return [sys.executable, "-m", "literaki_cli", "solve", str(EXAMPLES / "endgame.cgp"), "--endgame", "--lexicon",
+            str(small_lexicon), "--json"]  # fmt: skip
 
 
 def cached_files(cache: Path) -> list[Path]:

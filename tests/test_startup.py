@@ -50,16 +50,28 @@ def test_solve_json_skips_pydantic_rich_and_the_numba_refresh(lexicon):
 
 
 def test_kernels_loaded_without_the_refresh_give_the_same_moves(lexicon):
-    """The numba kernels still in use (here word study's; a plain solve and a simulation run in
-    the Rust core and load none) answer the same when loaded the quick way as with numba's full
+    """The numba kernels still in the tree (here the move generator's, the Rust core's oracle;
+    every command but the endgame's runs in the core and loads none, and the endgame's object-mode
+    blocks take numba's full load) answer the same when loaded the quick way as with numba's full
     refresh."""
-    env = dict(os.environ, LITERAKI_NUMBA_FULL_LOAD="1")
-    args = ("words", "--subanagram", "kota?", "--json", "--lexicon", lexicon)
-    full_modules, full = modules_after(*args, env=env)
-    light_modules, light = modules_after(*args)
-    assert "numba" in light_modules, "the command still runs numba kernels"
+    script = ("import json, sys\nfrom pathlib import Path\nfrom literaki_cli.engine.lexicon import Lexicon\n"
+              "from literaki_cli.engine.movegen import MoveGenerator\nfrom literaki_cli.io.positionio import read_cgp\n"
+              "position = read_cgp(Path(sys.argv[1]).read_text(), None, 'game')\n"
+              "generator = MoveGenerator(Lexicon.open(Path(sys.argv[2])), position.variant)\n"
+              "print(generator.generate_numba(position.board, position.rack).records.tolist())\n"
+              "sys.stdout.flush()\nsys.stderr.write(json.dumps(sorted(sys.modules)))\n")  # fmt: skip
+
+    def run(env: dict[str, str] | None = None) -> tuple[set[str], str]:
+        result = subprocess.run([sys.executable, "-c", script, GAME, lexicon], capture_output=True, text=True,
+                                timeout=600, env=env, cwd=ROOT)  # fmt: skip
+        assert result.returncode == 0, result.stderr[-2000:]
+        return set(json.loads(result.stderr.splitlines()[-1])), result.stdout
+
+    full_modules, full = run(dict(os.environ, LITERAKI_NUMBA_FULL_LOAD="1"))
+    light_modules, light = run()
+    assert "numba" in light_modules, "the script ran no numba kernel"
     assert set(REFRESH_ONLY) <= full_modules and not light_modules & set(REFRESH_ONLY)
-    assert full == light and len(full.splitlines()) > 3
+    assert full == light and len(json.loads(full)) > 3
 
 
 def test_a_kernel_missing_the_cache_still_compiles():

@@ -13,6 +13,8 @@ pub mod movegen;
 pub mod rollout;
 pub mod rules;
 pub mod shadow;
+pub mod study;
+mod study_py;
 pub mod words;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -739,6 +741,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grid_words, m)?)?;
     m.add_function(wrap_pyfunction!(rack_words, m)?)?;
     m.add_function(wrap_pyfunction!(lookup_words, m)?)?;
+    study_py::register(m)?;
     m.add_function(wrap_pyfunction!(enumerate_words, m)?)?;
     m.add("GRID_MAX_PATH", grid::MAX_PATH)?;
     Ok(())
