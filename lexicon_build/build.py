@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
 
 from lexicon_build import popular, sources
-from lexicon_build.dawg import build_word_graph
+from lexicon_build.dawg import buffer_lengths, build_word_graph, sorted_code_buffer
 from literaki_cli import __version__
 from literaki_cli.engine import alphabet, lexfile
 from literaki_cli.engine.variant import Variant
 from literaki_cli.engine.wordrules import WordRules
 from literaki_cli.errors import InputError
+
+T = TypeVar("T")
 
 #: The stages a build reports through its ``on_stage`` callback, in order.
 STAGES = ("read", "filter", "popular", "compile", "write")
@@ -66,6 +72,31 @@ def check_popular_zipf(value: float | None) -> float:
         default = popular.DEFAULT_ZIPF_THRESHOLD
         raise InputError(f"--popular-zipf {value!r}: give a Zipf frequency between 0 and 10 (default {default:g})")
     return float(value)
+
+
+def in_background(work: Callable[[], T]) -> Callable[[], T]:
+    """Start ``work`` on a daemon thread, so that work which releases the GIL (the Rust core's)
+    runs beside the caller's Python; the function returned waits for its result (or raises its
+    exception), and Ctrl-C is still heard while it waits."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="literaki-build", daemon=True)
+    thread.start()
+
+    def result() -> T:
+        while thread.is_alive():
+            thread.join(0.05)
+        if "error" in outcome:
+            raise outcome["error"]  # type: ignore[misc]
+        return outcome["value"]  # type: ignore[return-value]
+
+    return result
 
 
 def filter_entries(entries: list[str], rules: WordRules) -> tuple[set[str], Counter]:
@@ -125,21 +156,23 @@ def build_lexicon(
     if not kept and not allow_empty:
         raise NoUsableWords(source, dropped)
     stage_done("filter")
+    sorted_words = in_background(lambda: sorted_code_buffer(kept))  # the core sorts while popular runs
     popular_set = popular.popular_words(kept, popular.PopularRule(popular_rule, popular_zipf))
     stage_done("popular")
-    code_words = sorted(alphabet.to_code_string(w) for w in kept)
-    popular_codes = sorted(alphabet.to_code_string(w) for w in popular_set)
+    code_words = sorted_words()
+    popular_codes = sorted_code_buffer(popular_set)
     arcs, roots = build_word_graph(
         {"all": code_words, "popular": popular_codes},
         gaddags={"gaddag": code_words, "popular_gaddag": popular_codes},
     )
     stage_done("compile")
-    lengths = Counter(len(w) for w in code_words)
+    word_lengths, popular_count = buffer_lengths(code_words), len(buffer_lengths(popular_codes))
+    lengths = Counter(dict(zip(*(a.tolist() for a in np.unique(word_lengths, return_counts=True)), strict=True)))
     meta = {
         "format": "literaki-lexicon",
         "letters": alphabet.LETTERS,
         "alphabet": variant.tile_letters,
-        "word_count": len(code_words),
+        "word_count": len(word_lengths),
         "min_length": min(lengths) if lengths else 0,
         "max_length": max(lengths) if lengths else 0,
         "length_counts": {str(k): lengths[k] for k in sorted(lengths)},
@@ -161,7 +194,7 @@ def build_lexicon(
         },
         "dropped": dict(sorted(dropped.items())),
         "popular": {
-            "word_count": len(popular_codes),
+            "word_count": popular_count,
             "zipf_threshold": popular_zipf,
             "rule": popular_rule,
             "frequency_list": popular.frequency_source(popular_rule),
@@ -175,9 +208,9 @@ def build_lexicon(
     return BuildReport(
         output=Path(output),
         meta=meta,
-        kept=len(code_words),
+        kept=len(word_lengths),
         dropped=dict(dropped),
-        popular_count=len(popular_codes),
+        popular_count=popular_count,
         arcs=int(arcs.shape[0]),
         file_size=size,
         seconds=round(time.perf_counter() - started, 3),

@@ -86,12 +86,30 @@ def polish_lemmatizer() -> Lemmatizer:
     """Form -> lemma (lower case) by exact look-up in simplemma's Polish dictionary; a form it
     lacks is its own lemma (no guessing from affixes)."""
     dictionary = _polish_dictionary()
+    raw = _raw_dictionary()
+    if raw is not None:  # the same look-up on the dictionary's own bytes (a third of the time)
+        get = raw.get
+
+        def lemma_of(form: str) -> str:
+            lemma = get(form.encode())
+            return form if lemma is None else lemma.decode().lower()
+
+        return lemma_of
 
     def lemma_of(form: str) -> str:
         lemma = dictionary.get(form)
         return form if lemma is None else lemma.lower()
 
     return lemma_of
+
+
+def _raw_dictionary() -> dict[bytes, bytes] | None:
+    """simplemma's Polish dictionary as the bytes -> bytes dict it wraps (UTF-8 form -> lemma),
+    or None when it is not one (another simplemma: use its mapping)."""
+    raw = getattr(_polish_dictionary(), "_dict", None)
+    if not isinstance(raw, dict) or not all(isinstance(x, bytes) for x in next(iter(raw.items()), (b"", b""))):
+        return None
+    return raw
 
 
 def lemma_frequencies(frequencies: Mapping[str, float], lemma_of: Lemmatizer) -> dict[str, float]:
@@ -128,6 +146,24 @@ def select_by_lemma(
     return [w for w in words if lemma_totals.get(lemma_of(w), 0.0) >= min_frequency]
 
 
+def select_by_lemma_quick(words: Iterable[str], min_frequency: float) -> list[str] | None:
+    """:func:`select_by_lemma` with simplemma's Polish dictionary and the lemma frequencies of
+    wordfreq's list, by set operations on the dictionary's own bytes instead of a decoded look-up
+    per word (3.2 million of them took 7 s): a form is popular when the dictionary gives it a
+    popular lemma, or when the dictionary lacks it and it is a popular lemma itself.  None when the
+    dictionary is not the bytes-backed mapping this reads (another simplemma): use
+    :func:`select_by_lemma`."""
+    raw = _raw_dictionary()
+    if raw is None:
+        return None
+    popular_lemmas = {lemma for lemma, frequency in _polish_lemma_frequencies().items() if frequency >= min_frequency}
+    popular_values = {value for value in set(raw.values()) if value.decode().lower() in popular_lemmas}
+    own = {lemma.encode() for lemma in popular_lemmas}
+    lemma_of = raw.get
+    return [w for w in words
+            if (b in own if (lemma := lemma_of(b := w.encode())) is None else lemma in popular_values)]  # fmt: skip
+
+
 def zipf_to_frequency(zipf: float) -> float:
     """Zipf value -> occurrences per word of text (Zipf 3 = once per million words)."""
     return 10 ** (zipf - 9)
@@ -142,6 +178,10 @@ def popular_words(words: Iterable[str], rule: PopularRule | float | None = None)
         raise ValueError(f"unknown popular rule {rule.name!r}")
     min_frequency = zipf_to_frequency(rule.zipf)
     if rule.name == "lemma":
+        words = list(words)
+        quick = select_by_lemma_quick(words, min_frequency)
+        if quick is not None:
+            return quick
         return select_by_lemma(words, _polish_lemma_frequencies(), min_frequency, polish_lemmatizer())
     import wordfreq
 
