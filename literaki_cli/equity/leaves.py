@@ -62,6 +62,8 @@ F_BALANCE = F_BLANK_PAIR + 1  # 28: one-hot of (vowels, consonants), vowels + co
 N_BALANCE = (MAX_LEAVE + 1) * (MAX_LEAVE + 2) // 2
 F_COLOUR_PAIRS = F_BALANCE + N_BALANCE  # MAX_COLOURS: pairs of letters of one colour
 N_FEATURES = F_COLOUR_PAIRS + MAX_COLOURS
+#: The model's layout as the Rust core takes it (rust/src/leaves.rs, ``Layout``).
+CORE_LAYOUT = (N_SLOTS, MAX_LEAVE, MAX_COLOURS, F_TILE, F_EXTRA, F_BLANK_PAIR, F_BALANCE, F_COLOUR_PAIRS)
 #: At most this many features of a leave of up to MAX_LEAVE tiles are non-zero (each tile kind,
 #: its extra copies, both blanks, the balance, the colours with pairs).
 MAX_TERMS = 2 * MAX_LEAVE + 2 + MAX_COLOURS
@@ -117,7 +119,7 @@ class LeaveTable:
         """The table in the Rust core (``_core.LeaveModel``), which values a rack's leaves."""
         from literaki_cli import _core
 
-        layout = (N_SLOTS, MAX_LEAVE, MAX_COLOURS, F_TILE, F_EXTRA, F_BLANK_PAIR, F_BALANCE, F_COLOUR_PAIRS)
+        layout = CORE_LAYOUT
         arrays = [np.ascontiguousarray(a, dtype=t) for a, t in ((self.keys, np.int64), (self.values, np.float64),
                   (self.coef, np.float64), (self.colour_of, np.int64), (self.vowel, np.int64))]  # fmt: skip
         return core_call(_core.LeaveModel, layout, *arrays)

@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from literaki_cli.datafiles import (
     NAMES,
@@ -40,9 +39,10 @@ from literaki_cli.datafiles import (
     whole_numbers,
 )
 from literaki_cli.engine import alphabet
+from literaki_cli.engine.movegen import core_call
 from literaki_cli.engine.position import BLANK
-from literaki_cli.equity.leave_kernels import leave_features
 from literaki_cli.equity.leaves import (
+    CORE_LAYOUT,
     F_BALANCE,
     MAX_LEAVE,
     MAX_LEAVE_VALUE,
@@ -219,35 +219,25 @@ def _per_leave(cells):
 # --------------------------------------------------------------------------- fitting
 
 
-@njit(cache=True)
-def _normal_equations(counts, weights, targets, colour_of, vowel):
-    """X'WX and X'Wy of the model's features over the leaves."""
-    xtwx = np.zeros((N_FEATURES, N_FEATURES))
-    xtwy = np.zeros(N_FEATURES)
-    x = np.empty(N_FEATURES)
-    for i in range(counts.shape[0]):
-        leave_features(counts[i], colour_of, vowel, x)
-        w = weights[i]
-        for a in range(N_FEATURES):
-            if x[a] == 0.0:
-                continue
-            xtwy[a] += w * x[a] * targets[i]
-            for b in range(N_FEATURES):
-                xtwx[a, b] += w * x[a] * x[b]
-    return xtwx, xtwy
+def _normal_equations(counts, weights, targets, colour_of, vowel) -> tuple[np.ndarray, np.ndarray]:
+    """X'WX and X'Wy of the model's features over the leaves (in the Rust core)."""
+    from literaki_cli import _core
+
+    return core_call(_core.leave_normal_equations, CORE_LAYOUT, np.ascontiguousarray(counts, dtype=np.int64),
+                     np.ascontiguousarray(weights, dtype=np.float64), np.ascontiguousarray(targets, dtype=np.float64),
+                     *_tiles(colour_of, vowel), N_FEATURES)  # fmt: skip
 
 
-@njit(cache=True)
-def _predict(counts, coef, colour_of, vowel):
-    out = np.empty(counts.shape[0])
-    x = np.empty(N_FEATURES)
-    for i in range(counts.shape[0]):
-        leave_features(counts[i], colour_of, vowel, x)
-        total = 0.0
-        for f in range(N_FEATURES):
-            total += x[f] * coef[f]
-        out[i] = total
-    return out
+def _predict(counts, coef, colour_of, vowel) -> np.ndarray:
+    """The model's value of each leave (in the Rust core)."""
+    from literaki_cli import _core
+
+    return core_call(_core.leave_predict, CORE_LAYOUT, np.ascontiguousarray(counts, dtype=np.int64),
+                     np.ascontiguousarray(coef, dtype=np.float64), *_tiles(colour_of, vowel))  # fmt: skip
+
+
+def _tiles(colour_of, vowel) -> tuple[np.ndarray, np.ndarray]:
+    return np.ascontiguousarray(colour_of, dtype=np.int64), np.ascontiguousarray(vowel, dtype=np.int64)
 
 
 def counts_matrix(leaves: list[str]) -> np.ndarray:

@@ -94,6 +94,91 @@ fn binary_search(keys: &[i64], key: i64) -> Option<usize> {
     (i < keys.len() && keys[i] == key).then_some(i)
 }
 
+impl Layout {
+    /// The model's features of a leave given by its tile counts, into `out` (whole numbers; the
+    /// terms `Model::model_value_of` sums, by feature): what leave training fits.
+    pub fn features(&self, counts: &[i64], colour_of: &[i64], vowel: &[i64], out: &mut [f64]) {
+        out.fill(0.0);
+        let mut colour_tiles = [0i64; 64];
+        let (mut vowels, mut consonants) = (0i64, 0i64);
+        for (slot, &c) in counts.iter().enumerate().take(self.n_slots) {
+            if c <= 0 {
+                continue;
+            }
+            out[self.f_tile + slot] += c as f64;
+            if slot == BLANK_SLOT {
+                if c >= 2 {
+                    out[self.f_blank_pair] += 1.0;
+                }
+                continue;
+            }
+            if c > 1 {
+                out[self.f_extra + slot - 1] += (c - 1) as f64;
+            }
+            if vowel[slot] != 0 {
+                vowels += c;
+            } else {
+                consonants += c;
+            }
+            if colour_of[slot] >= 0 {
+                colour_tiles[colour_of[slot] as usize] += c;
+            }
+        }
+        if vowels + consonants <= self.max_leave {
+            let balance = (self.max_leave + 1) * vowels - vowels * (vowels - 1) / 2 + consonants;
+            out[self.f_balance + balance as usize] += 1.0;
+        }
+        for (k, &tiles) in colour_tiles.iter().enumerate().take(self.max_colours) {
+            if tiles > 1 {
+                out[self.f_colour_pairs + k] += (tiles * (tiles - 1) / 2) as f64;
+            }
+        }
+    }
+}
+
+/// What leave training fits: X'WX (`n_features` x `n_features`, row-major) and X'Wy of the model's
+/// features X over the leaves (`counts`: one row of `layout.n_slots` tile counts a leave), with
+/// the leaves' weights W and targets y, summed leave by leave in order (the numbers of the numba
+/// kernel this replaces, to the last bit).
+pub fn normal_equations(
+    layout: &Layout,
+    counts: &[i64],
+    weights: &[f64],
+    targets: &[f64],
+    tiles: (&[i64], &[i64]),
+    n_features: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let (mut xtwx, mut xtwy) = (vec![0.0f64; n_features * n_features], vec![0.0f64; n_features]);
+    let mut x = vec![0.0f64; n_features];
+    for (i, row) in counts.chunks_exact(layout.n_slots).enumerate() {
+        layout.features(row, tiles.0, tiles.1, &mut x);
+        let w = weights[i];
+        for a in 0..n_features {
+            if x[a] == 0.0 {
+                continue;
+            }
+            xtwy[a] += w * x[a] * targets[i];
+            for b in 0..n_features {
+                xtwx[a * n_features + b] += w * x[a] * x[b];
+            }
+        }
+    }
+    (xtwx, xtwy)
+}
+
+/// The model's value of each leave (`counts` as `normal_equations` reads them) with the
+/// coefficients `coef`: its features times theirs, summed feature by feature.
+pub fn predict(layout: &Layout, counts: &[i64], coef: &[f64], tiles: (&[i64], &[i64])) -> Vec<f64> {
+    let mut x = vec![0.0f64; coef.len()];
+    counts
+        .chunks_exact(layout.n_slots)
+        .map(|row| {
+            layout.features(row, tiles.0, tiles.1, &mut x);
+            x.iter().zip(coef).fold(0.0, |total, (x, c)| total + x * c)
+        })
+        .collect()
+}
+
 /// A leave file's arrays (borrowed from Python) with the model's layout.
 pub struct Model<'a> {
     pub layout: Layout,

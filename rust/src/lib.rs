@@ -8,6 +8,7 @@ pub mod bingo;
 pub mod board;
 pub mod dawg;
 mod dawg_py;
+mod fit_py;
 pub mod grid;
 pub mod kwg;
 pub mod leaves;
@@ -745,6 +746,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lookup_words, m)?)?;
     study_py::register(m)?;
     dawg_py::register(m)?;
+    fit_py::register(m)?;
     m.add_function(wrap_pyfunction!(enumerate_words, m)?)?;
     m.add("GRID_MAX_PATH", grid::MAX_PATH)?;
     Ok(())
