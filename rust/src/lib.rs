@@ -18,6 +18,7 @@ pub mod rules;
 pub mod shadow;
 pub mod study;
 mod study_py;
+pub mod wordprune;
 pub mod words;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -728,6 +729,50 @@ fn enumerate_words<'py>(
     Ok(out.map(|out| out.into_pyarray(py)))
 }
 
+/// A board view as `wordprune` reads it (letters row-major, the length of a row).
+fn board_lines<'a>(array: &'a PyReadonlyArray2<'_, u8>) -> PyResult<wordprune::Lines<'a>> {
+    let letters = array.as_slice().map_err(|_| CoreError::new_err("board: not a contiguous array"))?;
+    Ok(wordprune::Lines { letters, cols: array.shape()[1].max(1) })
+}
+
+/// The pruned word graph of one endgame (`wordprune`): the arcs of every word its moves could form
+/// on the board (`across`, and `down` its transpose: letter codes, 0 empty) with the tiles of both
+/// racks (`pool`: counts by slot, slot 0 blanks), laid out as a graph of their own: (arcs, its
+/// GADDAG root, its DAWG root, word placements found).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn endgame_graph<'py>(
+    py: Python<'py>,
+    arcs: PyReadonlyArray1<'py, u32>,
+    gaddag_root: usize,
+    dawg_root: usize,
+    across: PyReadonlyArray2<'py, u8>,
+    down: PyReadonlyArray2<'py, u8>,
+    pool: PyReadonlyArray1<'py, i64>,
+    min_word: usize,
+    max_word: usize,
+) -> PyResult<(Bound<'py, PyArray1<u32>>, usize, usize, u64)> {
+    let arcs = word_graph(&arcs, gaddag_root.max(dawg_root))?;
+    let (across, down) = (board_lines(&across)?, board_lines(&down)?);
+    let mut pool = slice(&pool, "pool")?.to_vec();
+    let (graph, roots, found) = py.detach(|| {
+        guarded("endgame word graph", || {
+            let (marks, found) = wordprune::mark_endgame_words(
+                arcs,
+                gaddag_root,
+                dawg_root,
+                [across, down],
+                &mut pool,
+                min_word,
+                max_word,
+            );
+            let (graph, roots) = wordprune::compact_graph(arcs, &marks, &[gaddag_root, dawg_root]);
+            (graph, roots, found)
+        })
+    })?;
+    Ok((graph.into_pyarray(py), roots[0], roots[1], found))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A panic is caught at the boundary and reported as a CoreError: no message on stderr from the
@@ -744,6 +789,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grid_words, m)?)?;
     m.add_function(wrap_pyfunction!(rack_words, m)?)?;
     m.add_function(wrap_pyfunction!(lookup_words, m)?)?;
+    m.add_function(wrap_pyfunction!(endgame_graph, m)?)?;
     study_py::register(m)?;
     dawg_py::register(m)?;
     fit_py::register(m)?;
