@@ -27,6 +27,9 @@ the base, with one blank <= 0.3x; sim >= 4x; self-play >= 4x; batch >= 500 posit
 (AMD EPYC, 2 cores, 5 rounds, 400 positions): best median 276 -> 79 us (x0.29; per round x0.28),
 mean 445 -> 131 (x0.30), one blank 1,604 -> 433 (x0.27); sim 865 -> 2,907 candidate-iterations/s
 (x3.36); self-play 52.8 -> 79.8 games/s (x1.51; per round x1.65); batch 455 -> 542 positions/s.
+Later (one walk a search, a hash index of the leave keys; 9 rounds of best, 3 of sim and
+self-play): best median 250.6 -> 69.4 us (x0.28; per round x0.26), mean x0.29 (x0.28), one blank
+x0.26 (x0.25); sim 922 -> 3,374 (x3.66); self-play 56.3 -> 104.4 games/s (x1.85).
 """
 
 from __future__ import annotations
