@@ -349,10 +349,9 @@ def _default_variant():
 def open_batch_input(source: str | None):
     """The binary stream of a batch's input: a file, or stdin for '-' (and no argument)."""
     import contextlib
-    import sys
 
     if source is None or source == "-":
-        return contextlib.nullcontext(sys.stdin.buffer)
+        return contextlib.nullcontext(_stdin_stream())
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{source}: is a directory, not a batch file")
@@ -360,6 +359,20 @@ def open_batch_input(source: str | None):
         return path.open("rb")
     except OSError as exc:
         raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+
+
+def _stdin_stream():
+    """stdin for a batch, as a file object of its own on a duplicate of its descriptor: the
+    workers' reader thread may still be blocked reading it when Ctrl-C ends the run, and were it
+    ``sys.stdin.buffer``, the interpreter, shutting down, would wait for that lock and abort
+    ("could not acquire lock for <stdin> at interpreter shutdown", exit -6 instead of 130)."""
+    import os
+    import sys
+
+    try:
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    except (AttributeError, OSError, ValueError):  # no stdin, or not a real descriptor
+        return sys.stdin.buffer
 
 
 def run_batch_command(stream, answer, workers: int) -> None:

@@ -258,8 +258,10 @@ class MoveGenerator:
         values = np.ascontiguousarray(leaves.values, dtype=np.float64)
         sizes = np.ascontiguousarray(leaves.sizes, dtype=np.int64)
         place = np.ascontiguousarray(leaves.place, dtype=np.int64)
-        return core_call(self.core.best, _letters(board), _blanks(board), rack_counts(rack), place, values, sizes,
-                         len(rack), ties_in_order)  # fmt: skip
+        counts = getattr(leaves, "rack", None)  # the leaves' own rack: this one, counted once
+        counts = rack_counts(rack) if counts is None else np.ascontiguousarray(counts, dtype=np.int64)
+        return core_call(self.core.best, _letters(board), _blanks(board), counts, place, values, sizes, len(rack),
+                         ties_in_order)  # fmt: skip
 
     def generate_numba(self, board: Board, rack: str) -> MoveArrays:
         """:meth:`generate` by the numba kernels (the oracle of the Rust core)."""
@@ -303,13 +305,16 @@ def _blanks(board: Board) -> np.ndarray:
 
 
 def core_call(method, *args):
-    """A call into the Rust core; its one-line error becomes the project's (never a traceback)."""
-    from literaki_cli import _core
-
+    """A call into the Rust core; its one-line error becomes the project's (never a traceback).
+    The core's module is looked up only when a call fails (a best move makes several calls)."""
     try:
         return method(*args)
-    except _core.CoreError as exc:
-        raise LiterakiError(str(exc)) from None
+    except Exception as exc:
+        from literaki_cli import _core
+
+        if isinstance(exc, _core.CoreError):
+            raise LiterakiError(str(exc)) from None
+        raise
 
 
 def warm_up(generator: MoveGenerator) -> float:
