@@ -64,19 +64,24 @@ class GraphBuilder:
         self._core = _core
         self._builder = _core.GraphBuilder()
 
-    def _add(self, add, code_words: list[str]) -> int:
+    def _call(self, method, *args):
         try:
-            return int(add(word_buffer(code_words)))
+            return method(*args)
         except self._core.CoreError as exc:
             raise InputError(str(exc)) from None
 
-    def add_words(self, code_words: list[str]) -> int:
+    def add_words(self, code_words: list[str] | np.ndarray) -> int:
         """Add a sorted, unique list of code strings as a DAWG; returns its root."""
-        return self._add(self._builder.add_words, code_words)
+        return int(self._call(self._builder.add_words, word_buffer(code_words)))
 
-    def add_gaddag(self, code_words: list[str]) -> int:
-        """Add the GADDAG of a sorted, unique list of code strings; returns its root."""
-        return self._add(self._builder.add_gaddag, code_words)
+    def add_gaddag(self, code_words: list[str] | np.ndarray) -> int:
+        """Add the GADDAG of a sorted, unique list of code strings; returns its root.  Fed one split
+        letter's group a call (the next group sorted meanwhile on another thread), so that Ctrl-C
+        is heard between groups."""
+        self._call(self._builder.start_gaddag, word_buffer(code_words))
+        while self._call(self._builder.feed_gaddag_group):
+            pass
+        return int(self._call(self._builder.finish_gaddag))
 
     def result(self) -> np.ndarray:
         return self._builder.result()

@@ -14,6 +14,8 @@
 //! A GADDAG (Gordon 1994) holds, for each word w and each split 1 <= i <= len(w), the string
 //! reverse(w[:i]) + SEPARATOR + w[i:] (no separator when i = len(w)).
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use crate::kwg::{ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR};
@@ -228,41 +230,68 @@ impl GraphBuilder {
         self.feed(words_of(buffer), true)
     }
 
-    /// Add the GADDAG of a list of words (as `add_words` takes them); returns its root.  The
-    /// strings are made, sorted and fed one split letter at a time (ascending), so memory holds
-    /// two groups: the next one is made and sorted on another thread while this one is fed.
+    /// Add the GADDAG of a list of words (as `add_words` takes them); returns its root (see
+    /// `GaddagFeed`, which this drives to the end).
     pub fn add_gaddag(&mut self, buffer: &[u8]) -> Result<u32, BuildError> {
-        if let Some(long) = words_of(buffer).find(|w| w.len() >= ROW_WIDTH) {
-            return Err(BuildError::WordTooLong(long.len()));
-        }
-        let places = letter_places(buffer);
-        let group = |letter: u8| {
-            let mut rows = gaddag_rows(buffer, &places[letter as usize]);
-            rows.sort_unstable();
-            rows
-        };
-        let joined = |handle: std::thread::ScopedJoinHandle<'_, Vec<Row>>| {
-            handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        };
-        std::thread::scope(|scope| {
-            let mut next = scope.spawn(move || group(1));
-            for letter in 1..=MAX_LETTER {
-                let rows = joined(next);
-                next = scope.spawn(move || if letter < MAX_LETTER { group(letter + 1) } else { Vec::new() });
-                if let Err(error) = self.feed(rows.iter().map(Row::text), false) {
-                    joined(next);
-                    return Err(error);
-                }
-            }
-            joined(next);
-            Ok(())
-        })?;
+        let mut feed = GaddagFeed::new(buffer.to_vec())?;
+        while feed.feed_next(self)? {}
         self.feed(std::iter::empty::<&[u8]>(), true)
     }
 
     /// The arc array built so far.
     pub fn result(self) -> Vec<u32> {
         self.arcs
+    }
+}
+
+/// A GADDAG being added, one split letter's group at a time: the strings are made, sorted and fed
+/// in ascending letter order, so memory holds two groups, the next one made and sorted on another
+/// thread while one is fed; and a caller (Python) can stop between groups (Ctrl-C is heard within
+/// a group's time, some 0.5 s at most on the SJP list).
+pub struct GaddagFeed {
+    buffer: Arc<Vec<u8>>,
+    places: Arc<Vec<Vec<u32>>>,
+    /// The letter of the group being sorted (past MAX_LETTER: none left).
+    letter: u8,
+    pending: Option<std::thread::JoinHandle<Vec<Row>>>,
+}
+
+impl GaddagFeed {
+    /// The feed of the words of `buffer` (as `GraphBuilder::add_words` takes them), its first group
+    /// being sorted.
+    pub fn new(buffer: Vec<u8>) -> Result<GaddagFeed, BuildError> {
+        if let Some(long) = words_of(&buffer).find(|w| w.len() >= ROW_WIDTH) {
+            return Err(BuildError::WordTooLong(long.len()));
+        }
+        let places = Arc::new(letter_places(&buffer));
+        let mut feed = GaddagFeed { buffer: Arc::new(buffer), places, letter: 1, pending: None };
+        feed.sort_next();
+        Ok(feed)
+    }
+
+    /// Start sorting the group of `self.letter` on a thread of its own.
+    fn sort_next(&mut self) {
+        let (buffer, places, letter) = (self.buffer.clone(), self.places.clone(), self.letter);
+        self.pending = (letter <= MAX_LETTER).then(|| {
+            std::thread::spawn(move || {
+                let mut rows = gaddag_rows(&buffer, &places[letter as usize]);
+                rows.sort_unstable();
+                rows
+            })
+        });
+    }
+
+    /// Feed the next group into `builder` (the one after it starts sorting); Ok(false) when every
+    /// group has been fed (then the set is closed by an empty `GraphBuilder::feed` with `finish`).
+    pub fn feed_next(&mut self, builder: &mut GraphBuilder) -> Result<bool, BuildError> {
+        let Some(pending) = self.pending.take() else {
+            return Ok(false);
+        };
+        let rows = pending.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        self.letter += 1;
+        self.sort_next();
+        builder.feed(rows.iter().map(Row::text), false)?;
+        Ok(true)
     }
 }
 

@@ -12,10 +12,17 @@ use crate::{guarded, slice, CoreError};
 #[pyclass(module = "literaki_cli._core")]
 struct GraphBuilder {
     builder: Option<dawg::GraphBuilder>,
+    /// The GADDAG being fed group by group (`start_gaddag`).
+    gaddag: Option<dawg::GaddagFeed>,
 }
 
 fn built(outcome: Result<u32, BuildError>) -> PyResult<u32> {
-    outcome.map_err(|error| {
+    outcome.map_err(fault)
+}
+
+/// A build error as the one line Python shows.
+fn fault(error: BuildError) -> PyErr {
+    {
         CoreError::new_err(match error {
             BuildError::TooManyArcs(arcs) => {
                 format!("word list too large: {arcs} arcs exceed the {}-bit index", INDEX_MASK.count_ones())
@@ -25,7 +32,7 @@ fn built(outcome: Result<u32, BuildError>) -> PyResult<u32> {
             }
             BuildError::Unsorted => "the words are not sorted and unique".to_string(),
         })
-    })
+    }
 }
 
 impl GraphBuilder {
@@ -46,7 +53,7 @@ impl GraphBuilder {
 impl GraphBuilder {
     #[new]
     fn new() -> Self {
-        GraphBuilder { builder: Some(dawg::GraphBuilder::new()) }
+        GraphBuilder { builder: Some(dawg::GraphBuilder::new()), gaddag: None }
     }
 
     /// Add a sorted, unique list of words (letter codes, each word followed by 255) as a DAWG;
@@ -55,9 +62,28 @@ impl GraphBuilder {
         self.add(py, buffer, "word graph", |builder, words| builder.add_words(words))
     }
 
-    /// Add the GADDAG of such a list; returns its root.
-    fn add_gaddag(&mut self, py: Python<'_>, buffer: PyReadonlyArray1<'_, u8>) -> PyResult<u32> {
-        self.add(py, buffer, "GADDAG", |builder, words| builder.add_gaddag(words))
+    /// Start adding the GADDAG of such a list: its strings are fed one split letter's group a call
+    /// (`feed_gaddag_group`, so that Python hears Ctrl-C between groups), then `finish_gaddag`.
+    fn start_gaddag(&mut self, py: Python<'_>, buffer: PyReadonlyArray1<'_, u8>) -> PyResult<()> {
+        let buffer = slice(&buffer, "words")?.to_vec();
+        let feed = py.detach(|| guarded("GADDAG", || dawg::GaddagFeed::new(buffer)))?;
+        self.gaddag = Some(feed.map_err(fault)?);
+        Ok(())
+    }
+
+    /// Feed the GADDAG's next group; False once every group is in.
+    fn feed_gaddag_group(&mut self, py: Python<'_>) -> PyResult<bool> {
+        let (Some(builder), Some(feed)) = (self.builder.as_mut(), self.gaddag.as_mut()) else {
+            return Err(CoreError::new_err("no GADDAG being added"));
+        };
+        py.detach(|| guarded("GADDAG", || feed.feed_next(builder)))?.map_err(fault)
+    }
+
+    /// Close the GADDAG fed so far; returns its root.
+    fn finish_gaddag(&mut self, py: Python<'_>) -> PyResult<u32> {
+        self.gaddag = None;
+        let builder = self.builder.as_mut().ok_or_else(|| CoreError::new_err("the word graph was already taken"))?;
+        built(py.detach(|| guarded("GADDAG", || builder.feed(std::iter::empty::<&[u8]>(), true)))?)
     }
 
     /// The arc array (the builder is spent).
