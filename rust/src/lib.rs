@@ -700,15 +700,24 @@ fn lookup_words<'py>(
     ends: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray1<bool>>> {
     let (arcs, codes) = (word_graph(&arcs, root)?, slice(&codes, "codes")?);
-    let (starts, ends) = (slice(&starts, "starts")?, slice(&ends, "ends")?);
-    // one end a start (`encode_few` gives one end more for no word at all)
+    let (starts, ends) = word_spans(codes, &starts, &ends)?;
+    let found = py.detach(|| guarded("word lookup", || words::lookup(arcs, root, codes, starts, ends)))?;
+    Ok(found.into_pyarray(py))
+}
+
+/// The words `codes[starts[i]..ends[i]]` of a batch, checked to lie in `codes` (an end at or
+/// before its start is an empty word; `encode_few` gives one end more for no word at all).
+fn word_spans<'a>(
+    codes: &[u8],
+    starts: &'a PyReadonlyArray1<'_, i64>,
+    ends: &'a PyReadonlyArray1<'_, i64>,
+) -> PyResult<(&'a [i64], &'a [i64])> {
+    let (starts, ends) = (slice(starts, "starts")?, slice(ends, "ends")?);
     let fits = |&(&s, &e): &(&i64, &i64)| e <= s || (s >= 0 && e as usize <= codes.len());
     if ends.len() < starts.len() || !starts.iter().zip(ends).all(|pair| fits(&pair)) {
         return Err(CoreError::new_err("words or a word graph out of range"));
     }
-    let ends = &ends[..starts.len()];
-    let found = py.detach(|| guarded("word lookup", || words::lookup(arcs, root, codes, starts, ends)))?;
-    Ok(found.into_pyarray(py))
+    Ok((starts, &ends[..starts.len()]))
 }
 
 /// Every word of the DAWG at `root` (`words::enumerate`) as a numpy array of codes, each word

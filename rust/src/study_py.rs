@@ -5,7 +5,7 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyReadwri
 use pyo3::prelude::*;
 
 use crate::study::{self, Automaton, Tiles};
-use crate::{guarded, slice, word_graph, CoreError};
+use crate::{guarded, slice, word_graph, word_spans, CoreError};
 
 type Offsets<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
@@ -56,7 +56,7 @@ fn hook_masks<'py>(
     ends: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Offsets<'py>> {
     let (arcs, codes) = (word_graph(&arcs, root)?, slice(&codes, "codes")?);
-    let (starts, ends) = (slice(&starts, "starts")?, slice(&ends, "ends")?);
+    let (starts, ends) = word_spans(codes, &starts, &ends)?;
     let (front, back) = py.detach(|| guarded("hooks", || study::hook_masks(arcs, root, codes, starts, ends)))?;
     Ok((front.into_pyarray(py), back.into_pyarray(py)))
 }
@@ -72,8 +72,8 @@ fn tile_combinations<'py>(
     blanks: usize,
     binomial: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let (codes, starts, ends, bag) =
-        (slice(&codes, "codes")?, slice(&starts, "starts")?, slice(&ends, "ends")?, slice(&bag, "bag")?);
+    let (codes, bag) = (slice(&codes, "codes")?, slice(&bag, "bag")?);
+    let (starts, ends) = word_spans(codes, &starts, &ends)?;
     let columns = binomial.shape()[1];
     let binomial = binomial.as_slice().map_err(|_| CoreError::new_err("binomial: not a contiguous array"))?;
     let combos = py.detach(|| {
