@@ -166,13 +166,14 @@ def build_lexicon(
         gaddags={"gaddag": code_words, "popular_gaddag": popular_codes},
     )
     stage_done("compile")
-    word_lengths, popular_count = buffer_lengths(code_words), len(buffer_lengths(popular_codes))
-    lengths = Counter(dict(zip(*(a.tolist() for a in np.unique(word_lengths, return_counts=True)), strict=True)))
+    word_count, popular_count = len(kept), len(popular_set)  # both sets of distinct words
+    values, counts = np.unique(buffer_lengths(code_words), return_counts=True)
+    lengths = dict(zip(values.tolist(), counts.tolist(), strict=True))
     meta = {
         "format": "literaki-lexicon",
         "letters": alphabet.LETTERS,
         "alphabet": variant.tile_letters,
-        "word_count": len(word_lengths),
+        "word_count": word_count,
         "min_length": min(lengths) if lengths else 0,
         "max_length": max(lengths) if lengths else 0,
         "length_counts": {str(k): lengths[k] for k in sorted(lengths)},
@@ -208,7 +209,7 @@ def build_lexicon(
     return BuildReport(
         output=Path(output),
         meta=meta,
-        kept=len(word_lengths),
+        kept=word_count,
         dropped=dict(dropped),
         popular_count=popular_count,
         arcs=int(arcs.shape[0]),

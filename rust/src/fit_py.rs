@@ -11,12 +11,22 @@ use crate::{guarded, slice, CoreError};
 /// X'WX and X'Wy as numpy arrays.
 type NormalEquations<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
 
-/// The leaves' tile counts (one row of `layout.n_slots` a leave) as one slice.
-fn count_rows<'a>(counts: &'a PyReadonlyArray2<'_, i64>, layout: &Layout) -> PyResult<&'a [i64]> {
+/// The model's layout, the leaves' tile counts (one row of `layout.n_slots` a leave, as one slice)
+/// and the tiles' colours and vowels, as both kernels take them.
+type LeavesIn<'a> = (Layout, &'a [i64], (&'a [i64], &'a [i64]));
+
+fn leaves_in<'a>(
+    layout: LayoutTuple,
+    counts: &'a PyReadonlyArray2<'_, i64>,
+    colour_of: &'a PyReadonlyArray1<'_, i64>,
+    vowel: &'a PyReadonlyArray1<'_, i64>,
+) -> PyResult<LeavesIn<'a>> {
+    let layout = Layout::from(layout);
     if counts.shape()[1] != layout.n_slots {
         return Err(CoreError::new_err(format!("leave counts: {} columns, not {}", counts.shape()[1], layout.n_slots)));
     }
-    counts.as_slice().map_err(|_| CoreError::new_err("leave counts: not a contiguous array"))
+    let counts = counts.as_slice().map_err(|_| CoreError::new_err("leave counts: not a contiguous array"))?;
+    Ok((layout, counts, (slice(colour_of, "colour_of")?, slice(vowel, "vowel")?)))
 }
 
 /// (X'WX, X'Wy) of the leave model's features over the leaves (`leaves::normal_equations`).
@@ -32,14 +42,12 @@ fn leave_normal_equations<'py>(
     vowel: PyReadonlyArray1<'py, i64>,
     n_features: usize,
 ) -> PyResult<NormalEquations<'py>> {
-    let layout = Layout::from(layout);
-    let rows = counts.shape()[0];
-    let counts = count_rows(&counts, &layout)?;
+    let (layout, counts, tiles) = leaves_in(layout, &counts, &colour_of, &vowel)?;
+    let rows = counts.len() / layout.n_slots;
     let (weights, targets) = (slice(&weights, "weights")?, slice(&targets, "targets")?);
     if weights.len() != rows || targets.len() != rows {
         return Err(CoreError::new_err("leave training: one weight and one target a leave"));
     }
-    let tiles = (slice(&colour_of, "colour_of")?, slice(&vowel, "vowel")?);
     let (xtwx, xtwy) = py.detach(|| {
         guarded("leave training", || leaves::normal_equations(&layout, counts, weights, targets, tiles, n_features))
     })?;
@@ -57,10 +65,8 @@ fn leave_predict<'py>(
     colour_of: PyReadonlyArray1<'py, i64>,
     vowel: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let layout = Layout::from(layout);
-    let counts = count_rows(&counts, &layout)?;
+    let (layout, counts, tiles) = leaves_in(layout, &counts, &colour_of, &vowel)?;
     let coef = slice(&coef, "coef")?;
-    let tiles = (slice(&colour_of, "colour_of")?, slice(&vowel, "vowel")?);
     let out = py.detach(|| guarded("leave model", || leaves::predict(&layout, counts, coef, tiles)))?;
     Ok(out.into_pyarray(py))
 }

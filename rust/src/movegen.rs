@@ -214,6 +214,8 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         sink: &'s mut Sink<'a>,
         rack: &'s mut Rack,
     ) -> Self {
+        // the leave numbers' place values: the sink's leaves stay the same for the whole walk
+        let place = sink.leaves.as_ref().map_or([0; RACK_SLOTS], |l| l.place);
         Walk {
             kwg,
             gaddag_root,
@@ -232,7 +234,7 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
             on_rack: 0,
             anchor_right_free: false,
             single_is_across: false,
-            place: [0; RACK_SLOTS],
+            place,
             lane: Lane::EMPTY,
             lane_row: None,
         }
@@ -256,7 +258,6 @@ impl<'w, 's, 'a> Walk<'w, 's, 'a> {
         self.blank_bound = blank_bound;
         self.cut_blanks = self.sink.leaves.is_some() && blank_bound < f64::INFINITY;
         self.leave = self.sink.leaves.as_ref().map_or(-1, |l| l.values.len() as i64 - 1);
-        self.place = self.sink.leaves.as_ref().map_or([0; RACK_SLOTS], |l| l.place);
         self.on_rack = letters_on(self.rack);
         let view = self.view;
         if self.lane_row != Some(r) {

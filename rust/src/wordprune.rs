@@ -11,6 +11,8 @@
 //! as the longest stretch of empty squares with no tile beside it.  Every arc those words use (each
 //! GADDAG path, one per split, and the DAWG path) is kept.
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use crate::kwg::{ACCEPTS_BIT, END_BIT, INDEX_MASK, LETTER_SHIFT, SEPARATOR};
 use crate::movegen::BLANK_SLOT;
 use crate::words::find_arc;
@@ -230,17 +232,22 @@ pub fn mark_endgame_words(
     (marker.marks, marker.found)
 }
 
+/// Queue `list` for `compact_graph` unless it was queued already.
+fn enqueue(list: usize, remap: &mut HashMap<usize, usize>, queue: &mut Vec<usize>) {
+    if let Entry::Vacant(place) = remap.entry(list) {
+        place.insert(0);
+        queue.push(list);
+    }
+}
+
 /// The marked arcs as a graph of their own: each sibling list reached from `roots` through marked
 /// arcs, laid out breadth first, keeping its marked arcs in order; returns (arcs, roots).
 pub fn compact_graph(arcs: &[u32], marks: &[bool], roots: &[usize]) -> (Vec<u32>, Vec<usize>) {
-    let mut seen = vec![false; arcs.len()];
-    let mut remap = std::collections::HashMap::new(); // an old list's index in the new array
+    // an old list's index in the new array (0: it keeps no arc); a list is in it once queued
+    let mut remap: HashMap<usize, usize> = HashMap::new();
     let mut queue: Vec<usize> = Vec::new();
-    for &root in roots {
-        if root != 0 && !seen[root] {
-            seen[root] = true;
-            queue.push(root);
-        }
+    for &root in roots.iter().filter(|&&root| root != 0) {
+        enqueue(root, &mut remap, &mut queue);
     }
     let mut size = 1; // index 0: the dummy arc
     let mut head = 0;
@@ -253,9 +260,8 @@ pub fn compact_graph(arcs: &[u32], marks: &[bool], roots: &[usize]) -> (Vec<u32>
             if marks[p] {
                 kept += 1;
                 let t = target(arcs[p]);
-                if t != 0 && !seen[t] {
-                    seen[t] = true;
-                    queue.push(t);
+                if t != 0 {
+                    enqueue(t, &mut remap, &mut queue);
                 }
             }
             if arcs[p] & END_BIT != 0 {
@@ -263,7 +269,9 @@ pub fn compact_graph(arcs: &[u32], marks: &[bool], roots: &[usize]) -> (Vec<u32>
             }
             p += 1;
         }
-        remap.insert(start, if kept > 0 { size } else { 0 });
+        if kept > 0 {
+            remap.insert(start, size);
+        }
         size += kept;
     }
     let mut out = vec![0u32; size];
