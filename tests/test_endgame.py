@@ -130,18 +130,15 @@ def test_a_pass_in_the_line_is_shown_as_a_pass(lexicon):  # noqa: F811
 @pytest.mark.sjp
 @pytest.mark.slow
 def test_ctrl_c_prints_the_best_so_far_and_exits_130(capsys, sjp_build, tmp_path):
-    """A real SIGINT during a long search: the answer of the last complete iteration, marked
-    not exact, then exit 130 (the kernels are loaded by a first run, so the signal meets the
-    search itself)."""
-    subprocess.run([sys.executable, "-m", "literaki_cli", "solve", str(EXAMPLE), "--endgame", "--lexicon",
-                    str(sjp_build.output)], capture_output=True, check=True)  # fmt: skip
+    """A real SIGINT during a long search (some 8 s on one thread; the signal comes after 1.5 s):
+    the answer of the last complete iteration, marked not exact, then exit 130."""
     position = tmp_path / "long.cgp"
     position.write_text(LONG_ENDGAME, encoding="utf-8")
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     process = subprocess.Popen([sys.executable, "-m", "literaki_cli", "solve", str(position), "--endgame", "--json",
-                                "--lexicon", str(sjp_build.output)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=env)  # fmt: skip
-    time.sleep(8)
+                                "--threads", "1", "--lexicon", str(sjp_build.output)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    time.sleep(1.5)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err

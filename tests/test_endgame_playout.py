@@ -1,6 +1,6 @@
 """Playout leaves (issue 27): a node at the depth limit valued by a greedy playout to the end.
 
-The compiled playout (:func:`literaki_cli.endgame.search.playout_value`) is checked against a
+The core's playout (``EndgameSearch.playout_value``) is checked against a
 plain-Python greedy playout over the brute force's moves (tests/bruteforce.py, scored by the
 rules oracle, with the end rules written from the rules text).  Where several moves tie for the
 greedy choice the oracle follows each, and the kernel's value must be one of theirs.  A solver
@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from literaki_cli.endgame import search
 from literaki_cli.endgame.solver import EndgameSolver, _limits
 from literaki_cli.engine.movegen import MoveGenerator
 from tests.rules_oracle import grid_of
@@ -82,13 +81,13 @@ def test_the_playout_is_a_greedy_game_to_the_end_and_restores_the_position(lexic
     solver = EndgameSolver(lexicon[0], VARIANTS[BOARD][0])
     for position in positions:
         state = solver._state(position.board, position.racks, _limits(0.0, None, None))
-        before = (state.key[0], state.across_letters.copy(), state.down_letters.copy(), state.racks.copy())
-        value = search.playout_value(solver.tables, state, 0, position.passes)
+        before = state.snapshot()
+        value = state.playout_value(0, position.passes)
         force = BruteForce(position.rules, lexicon[1])
         expected = greedy_values(force, grid_of(position.board), position.racks, position.passes)
         assert value in expected, f"{position.describe()}\nplayout {value}, greedy games end with {sorted(expected)}"
-        assert state.key[0] == before[0] and np.array_equal(state.across_letters, before[1])
-        assert np.array_equal(state.down_letters, before[2]) and np.array_equal(state.racks, before[3])
+        after = state.snapshot()
+        assert after[0] == before[0] and all(np.array_equal(a, b) for a, b in zip(after[1:], before[1:], strict=True))
 
 
 def test_with_playouts_the_exact_values_are_the_brute_forces(lexicon, positions):  # noqa: F811

@@ -19,7 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from literaki_cli.endgame import search
 from literaki_cli.endgame.solver import EndgameSolver
 from literaki_cli.endgame.wordprune import endgame_graph
 from literaki_cli.engine import alphabet, wordgraph
@@ -166,24 +165,15 @@ def test_moves_along_an_endgame_are_those_of_the_whole_lexicon(random_lexicon, v
     board = Board.for_variant(variant)
     rng = random.Random(seed)
     play_random_moves(generator, board, rng, 4)
-    limits = np.array([np.inf, np.inf])
-    pruned_state = pruned._state(board, racks, limits)
+    limits = (np.inf, np.inf)
+    graph = pruned._state(board, racks, limits).graph  # the endgame's, built at its start
     for later, hands, _ in _endgame_line(generator, board, racks, rng, 6):
         whole_state = whole._state(later, hands, limits)
-        _set_position(pruned_state, later, hands)
+        pruned_state = pruned._state(later, hands, limits, graph)
         for side in (0, 1):
-            expected = search.placements(whole.tables, whole_state, side)
-            got = search.placements(pruned.tables, pruned_state, side)
+            expected = whole_state.placements(side)
+            got = pruned_state.placements(side)
             assert np.array_equal(expected, got), f"rack {hands[side]!r}: {len(got)} moves, expected {len(expected)}"
-
-
-def _set_position(state, board: Board, racks: tuple[str, str]) -> None:
-    """Put a later position of the endgame in a state made for its start (its tables kept)."""
-    state.across_letters[:] = board.letters
-    state.across_blanks[:] = board.blanks
-    state.down_letters[:] = board.letters.T
-    state.down_blanks[:] = board.blanks.T
-    state.racks[:] = np.stack([rack_counts(rack) for rack in racks])
 
 
 def test_an_endgame_with_no_word_left_prunes_to_an_empty_graph(random_lexicon):
@@ -203,16 +193,15 @@ def test_sjp_endgames_generate_the_whole_lexicons_moves(sjp_lexicon):
     generator = MoveGenerator(lexicon, LITERAKI)
     whole = EndgameSolver(lexicon, LITERAKI, prune=False, table_bits=4)
     pruned = EndgameSolver(lexicon, LITERAKI, prune=True, table_bits=4)
-    limits = np.array([np.inf, np.inf])
+    limits = (np.inf, np.inf)
     for board, racks, seed in _sjp_endgames(generator, 3):
-        pruned_state = pruned._state(board, racks, limits)
-        assert 0 < pruned.tables.graph.arcs.shape[0] < whole.tables.graph.arcs.shape[0] // 20
+        graph = pruned._state(board, racks, limits).graph
+        assert 0 < graph.arcs.shape[0] < generator.graph.arcs.shape[0] // 20
         for later, hands, _ in _endgame_line(generator, board, racks, random.Random(seed), 6):
             whole_state = whole._state(later, hands, limits)
-            _set_position(pruned_state, later, hands)
+            pruned_state = pruned._state(later, hands, limits, graph)
             for side in (0, 1):
-                assert np.array_equal(search.placements(whole.tables, whole_state, side),
-                                      search.placements(pruned.tables, pruned_state, side))  # fmt: skip
+                assert np.array_equal(whole_state.placements(side), pruned_state.placements(side))
 
 
 def _sjp_endgames(generator, count):

@@ -201,8 +201,7 @@ class PreEndgameSolver:
         candidates)`` after each candidate.  Ctrl-C ends the answer with the candidates judged
         so far (``interrupted``), and so does the deadline of ``settings.strict_time``
         (``out_of_time``): the candidate being judged then is left out."""
-        ranked = self._candidates(position, settings, equity)  # the kernels loaded (or compiled) before the
-        self.endgame.load_kernels()  # clock starts: a first answer's --time is the search's, as --endgame's is
+        ranked = self._candidates(position, settings, equity)
         started = time.perf_counter()
         exact_splits = position.splits()
         sampled = settings.splits is not None and len(exact_splits) > settings.splits

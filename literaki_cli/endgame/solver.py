@@ -25,18 +25,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from literaki_cli.endgame import search, wordprune
-from literaki_cli.endgame.search import (
-    ABORTED,
-    CHECKS,
-    CLOCK_EVERY,
-    HORIZON,
-    MAX_PLY,
-    NODES,
-    PLY_CAPACITY,
-    SearchState,
-    SearchTables,
-)
+from literaki_cli import _core
+from literaki_cli.endgame import wordprune
+from literaki_cli.endgame.search import INFINITY, MAX_PLY, endgame_rules
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name
 from literaki_cli.engine.lexicon import Lexicon
@@ -49,6 +40,7 @@ from literaki_cli.engine.movegen import (
     SCORE,
     TILES,
     MoveGenerator,
+    core_call,
     rack_counts,
     record_tiles,
     record_words,
@@ -147,10 +139,6 @@ class _Iteration:
     solved: bool  # no depth limit met: the values are the game's own
 
 
-#: Whether this process has the search's kernels ready (:meth:`EndgameSolver.load_kernels`).
-_kernels_ready = False
-
-
 class EndgameSolver:
     """Solves endgames for one lexicon and variant; the transposition table lives as long as
     the solver, so a game's later endgame positions reuse what earlier solves found."""
@@ -161,7 +149,7 @@ class EndgameSolver:
         """``prune``: search each endgame with the words it can form only
         (:mod:`literaki_cli.endgame.wordprune`); off, with the whole lexicon (the same values,
         slower: kept to measure it, and to check the pruning against).  ``threads``: search
-        threads sharing the table (Lazy SMP: :meth:`_iteration`); a solve with a node budget
+        threads sharing the table (Lazy SMP: :meth:`_deepen`); a solve with a node budget
         uses one, so that its move is the same on every machine.  ``playout``: value the nodes at
         the depth limit by a greedy playout to the end of the game (else by the racks' values
         only); exact answers are the same either way."""
@@ -175,26 +163,11 @@ class EndgameSolver:
         #: words the last endgame's pruned lexicon was built from (0 when not pruned)
         self.pruned_words = 0
         self.generator = MoveGenerator(lexicon, variant, popular)
-        rows, cols = variant.board.rows, variant.board.columns
-        rng = np.random.default_rng(KEY_SEED)
-
-        def keys(*shape):
-            return rng.integers(0, 2**63, size=shape, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
-
         slot_value = self.generator.rules.tile_value.copy()
         slot_value[0] = 0  # a blank counts nothing at the end
-        across_map, down_map = self.generator.maps
-        self.whole_tables = SearchTables(
-            self.generator.graph, self.generator.rules, across_map, down_map, keys(rows * cols, 128),
-            keys(PLAYERS, 64, 16), keys(PLAYERS), keys(PASSES_TO_END), slot_value.astype(np.int64), PASSES_TO_END,
-            playout,
-        )  # fmt: skip
-        #: the tables of the endgame being solved: the whole ones with that endgame's lexicon
-        self.tables = self.whole_tables
-        size = 1 << table_bits
-        self._table = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int8),
-                       np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int32))  # fmt: skip
-        self._moves = np.zeros((PLY_CAPACITY, RECORD_WIDTH), dtype=np.int32)
+        board = variant.board
+        self.rules = endgame_rules(board.rows * board.columns, slot_value, PASSES_TO_END, playout, KEY_SEED)
+        self._table = _core.EndgameTable(table_bits)
         #: the pruned graphs of the last endgames, by board and pool of tiles (:meth:`_pruned_graph`)
         self._pruned: OrderedDict[bytes, tuple] = OrderedDict()
 
@@ -203,8 +176,7 @@ class EndgameSolver:
     def forget(self) -> None:
         """Empty the transposition table: the next solve depends on nothing solved before (a
         node budget then gives the same move whatever was solved earlier in the process)."""
-        for array in self._table:
-            array[:] = 0
+        self._table.clear()
 
     def solve(self, board: Board, racks: tuple[str, str], passes: int = 0, depth: int | None = None,
               seconds: float | None = None, nodes: int | None = None, keep: int = DEFAULT_KEEP,
@@ -213,20 +185,18 @@ class EndgameSolver:
         the bag is empty) after ``passes`` passes in a row.  ``depth`` (plies), ``seconds`` and
         ``nodes`` limit the search (a node budget gives the same answer on every machine); the
         answer is then the best found so far, marked not exact.  ``line``: find the principal
-        variation (else it holds the first move only).  The first solve of a process loads (or
-        compiles) the search's kernels before its clock starts: ``seconds`` is the search's.
+        variation (else it holds the first move only).
 
         ``deadline`` (a :func:`time.perf_counter` time, shared by the searches of a larger answer:
         the pre-endgame's endings) is a hard stop: unlike ``seconds``, which always leaves the
         first iteration (one ply) to finish, it cuts that one too, and a search it stops before an
         iteration is complete raises :class:`OutOfTime` (as does a solve begun after it)."""
-        self.load_kernels()
         started = time.perf_counter()
         if deadline is not None and started >= deadline:
             raise OutOfTime
         limits = _limits(started, seconds, nodes)
         if deadline is not None:
-            limits[0] = min(limits[0], deadline)
+            limits = (min(limits[0], deadline), limits[1])
         state = self._state(board, racks, limits)
         with _stop_on_ctrl_c(state) as stopped:
             moves = self._root_moves(state, 0)
@@ -238,14 +208,14 @@ class EndgameSolver:
                 if stopped.is_set():
                     raise KeyboardInterrupt
                 raise OutOfTime
-            nodes = int(state.counters[NODES]) + self._helper_nodes
+            nodes = state.nodes + self._helper_nodes
             interrupted = stopped.is_set()
             result = self._result(state, moves, found, passes, racks, keep, line)
         result.nodes, result.interrupted, result.seconds = nodes, interrupted, time.perf_counter() - started
         return result
 
-    def _result(self, state: SearchState, moves: np.ndarray, found: _Iteration, passes: int, racks: tuple[str, str],
-                keep: int, line: bool) -> EndgameResult:  # fmt: skip
+    def _result(self, state: _core.EndgameSearch, moves: np.ndarray, found: _Iteration, passes: int,
+                racks: tuple[str, str], keep: int, line: bool) -> EndgameResult:  # fmt: skip
         """The result of a search: the best first moves, and the principal variation."""
         ranked = np.lexsort((-moves[:, SCORE], -found.values))
         best_row = int(ranked[0])
@@ -264,64 +234,39 @@ class EndgameSolver:
                  seconds: float | None = None) -> MoveValue:  # fmt: skip
         """The value of one first move (a generator record; None: the pass): exact unless
         ``seconds`` ran out or Ctrl-C stopped the search."""
-        self.load_kernels()
         state = self._state(board, racks, _limits(time.perf_counter(), seconds, None))
         moves = _pass_record()[None, :] if record is None else np.asarray(record, dtype=np.int32)[None, :]
         with _stop_on_ctrl_c(state) as stopped:
             found = self._deepen(state, moves, 0, passes, self._depth_limit(racks, None), 1, helpers=True)
-        return MoveValue(int(found.values[0]), found.solved, int(state.counters[NODES]), stopped.is_set())
+        return MoveValue(int(found.values[0]), found.solved, state.nodes, stopped.is_set())
 
     # ----------------------------------------------------------------- the search
 
-    def load_kernels(self) -> None:
-        """Compile (or load from numba's cache) every kernel a solve runs, once a process, on a
-        throwaway endgame (an empty board, a tile a side) with a table of its own: the real
-        table is left as it was.  A caller with a clock of its own (the pre-endgame) calls it
-        before starting the clock.  (Every search reads the clock at its first node, so the
-        throwaway one prepares that too: numba compiles the clock's call into Python, a quarter
-        of a second, when it is first made in a process.)"""
-        global _kernels_ready
-        if _kernels_ready:
-            return
-        _kernels_ready = True
-        table = self._table
-        self._table = tuple(np.zeros(1 << 10, dtype=array.dtype) for array in table)
-        try:
-            self.solve(Board.for_variant(self.variant), ("a", "e"), keep=1, line=False)
-        finally:
-            self._table = table
-
-    def _state(self, board: Board, racks: tuple[str, str], limits: np.ndarray) -> SearchState:
-        """The search's state for the endgame, and its tables (:attr:`tables`) with its lexicon."""
-        letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
-        blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_).copy()
-        down_letters = np.ascontiguousarray(letters.T)
+    def _state(self, board: Board, racks: tuple[str, str], limits: tuple[float, float],
+               graph=None) -> _core.EndgameSearch:  # fmt: skip
+        """The search of the endgame on the word graph ``graph`` (a core generator; by default the
+        endgame's pruned lexicon, or the whole one when :attr:`prune` is off)."""
+        letters = np.ascontiguousarray(board.letters, dtype=np.uint8)
+        blanks = np.ascontiguousarray(board.blanks, dtype=np.bool_)
         counts = np.stack([rack_counts(rack) for rack in racks])
-        self.tables = self.whole_tables
-        if self.prune:
-            graph, self.pruned_words = self._pruned_graph(letters, down_letters, counts)
-            self.tables = self.whole_tables._replace(graph=graph)
-        state = SearchState(
-            letters, blanks, down_letters, np.ascontiguousarray(blanks.T), counts, np.zeros(1, dtype=np.uint64),
-            self._moves,
-            np.zeros(1, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(0), np.zeros(1), *self._table,
-            np.zeros(4, dtype=np.int64), np.zeros(search.HISTORY_SIZE, dtype=np.int64), limits,
-        )  # fmt: skip
-        state.key[0] = search.full_key(self.tables, state)
-        state.counters[CHECKS] = CLOCK_EVERY - 1  # the first node reads the clock: a search begun late stops at once
-        return state
+        if graph is None and self.prune:
+            graph, self.pruned_words = self._pruned_graph(letters, counts)
+        elif graph is None:
+            graph = self.generator.core
+        return core_call(_core.EndgameSearch, self.rules, graph, self._table, letters, blanks, counts, *limits)
 
-    def _pruned_graph(self, letters: np.ndarray, down_letters: np.ndarray, counts: np.ndarray) -> tuple:
-        """The endgame's pruned graph and its word count: it depends only on the board and on the
-        pool of both racks, so the pre-endgame's splits of one candidate (the same board and
-        pool, the tiles dealt differently) build it once.  The last few are kept."""
+    def _pruned_graph(self, letters: np.ndarray, counts: np.ndarray) -> tuple:
+        """The endgame's pruned graph (a core generator of it) and its word count: it depends only
+        on the board and on the pool of both racks, so the pre-endgame's splits of one candidate
+        (the same board and pool, the tiles dealt differently) build it once.  The last few are
+        kept."""
         key = letters.tobytes() + counts.sum(axis=0).astype(np.int64).tobytes()
         found = self._pruned.get(key)
         if found is None:
-            rules = self.whole_tables.rules
-            found = wordprune.endgame_graph(self.whole_tables.graph, letters, down_letters, counts, rules.min_word,
-                                            rules.max_word)  # fmt: skip
-            self._pruned[key] = found
+            rules = self.generator.rules
+            graph, words = wordprune.endgame_graph(self.generator.graph, letters, np.ascontiguousarray(letters.T),
+                                                   counts, rules.min_word, rules.max_word)  # fmt: skip
+            found = self._pruned[key] = (self.generator.core_of(graph), words)
             if len(self._pruned) > PRUNED_KEPT:
                 self._pruned.popitem(last=False)
         else:
@@ -331,42 +276,40 @@ class EndgameSolver:
     def _depth_limit(self, racks: tuple[str, str], depth: int | None) -> int:
         """The plies to the end of the longest game: each placement lays a tile, and fewer than
         ``passes_to_end`` passes come between two placements."""
-        passes_to_end = self.tables.passes_to_end
-        longest = (len(racks[0]) + len(racks[1]) + 1) * passes_to_end
+        longest = (len(racks[0]) + len(racks[1]) + 1) * PASSES_TO_END
         return min(longest, MAX_PLY - 1, depth if depth is not None else MAX_PLY)
 
-    def _root_moves(self, state: SearchState, side: int) -> np.ndarray:
+    def _root_moves(self, state: _core.EndgameSearch, side: int) -> np.ndarray:
         """The placements of ``side`` in the state's position, then the pass."""
-        records = search.placements(self.tables, state, side)
-        return np.vstack([records, _pass_record()[None, :]])
+        return np.vstack([state.placements(side), _pass_record()[None, :]])
 
-    def _deepen(self, state: SearchState, moves: np.ndarray, side: int, passes: int, limit: int,
+    def _deepen(self, state: _core.EndgameSearch, moves: np.ndarray, side: int, passes: int, limit: int,
                 keep: int, helpers: bool = False, deadline: float | None = None) -> _Iteration | None:  # fmt: skip
         """Iterative deepening over the root ``moves`` up to ``limit`` plies (or the deadline):
-        the last complete iteration.
+        the last complete iteration.  ``helpers``: with :attr:`threads` above 1, every iteration
+        after the first has ``threads - 1`` helper threads beside it (Lazy SMP, as Macondo and
+        MAGPIE search endgames on several threads: each helper searches the same first moves one
+        ply deeper and deeper into the shared table, and this thread's search finds their nodes
+        solved there).  The answer is this thread's alone, so the values, the best moves and the
+        line are the same on any number of threads; only the nodes, the time and the depth at
+        which the answer became exact vary.
 
         The search needs one answer, so a first iteration that the limits cut is searched
         again to its end without them; that is the last: the limits are spent, and the
         deeper iterations never start (else they would run with no limit at all).  The work
         stays within the limits plus one iteration of one ply (a node for each first move).
         A hard ``deadline`` (:meth:`solve`) bounds that one too: None when it came first."""
-        counters = state.counters
-        counters[ABORTED] = 0
-        order = np.zeros(len(moves), dtype=np.int64)  # the first iteration's: as every node orders its moves
-        search.order_moves(moves, 0, len(moves), search.rack_tiles(state, side),
-                           search.rack_value(self.tables, state, 1 - side), -1, order, self.tables.slot_value,
-                           state.history, self.tables)  # fmt: skip
+        state.aborted = False
+        order = state.order_moves(moves, side)  # the first iteration's: as every node orders its moves
         done: _Iteration | None = None
         keep = min(keep, len(moves))
         for depth in range(1, limit + 1):
-            counters[HORIZON] = 0
-            values = np.full(len(moves), -search.INFINITY, dtype=np.int64)
-            exact = np.zeros(len(moves), dtype=np.bool_)
-            if helpers and self.threads > 1 and depth > 1:
-                self._iteration(state, moves, order, depth, limit, keep, side, passes, values, exact)
-            else:
-                search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
-            cut = bool(counters[ABORTED])
+            state.horizon = 0
+            values, exact = _no_values(len(moves))
+            beside = self.threads - 1 if helpers and depth > 1 else 0
+            self._helper_nodes += core_call(state.search_root, moves, order, depth, keep, side, passes, values, exact,
+                                            beside, limit)  # fmt: skip
+            cut = state.aborted
             if cut:
                 if done is not None:
                     break
@@ -375,106 +318,57 @@ class EndgameSolver:
                 elif time.perf_counter() >= deadline or not self._search_unlimited(
                         state, moves, order, depth, keep, side, passes, values, exact, until=deadline):  # fmt: skip
                     return None
-            done = _Iteration(depth, values, exact, bool(counters[HORIZON] == 0))
+            done = _Iteration(depth, values, exact, state.horizon == 0)
             if done.solved or cut:
                 break
             order = np.lexsort((order.argsort(), -values))  # by value, ties in the last order
         return done
 
-    def _iteration(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, limit: int,
-                   keep: int, side: int, passes: int, values: np.ndarray, exact: np.ndarray) -> None:
-        """One iteration on this thread with ``threads - 1`` helpers beside it (Lazy SMP, as
-        Macondo and MAGPIE search endgames on several threads): each helper searches the same
-        first moves one ply deeper and deeper, on its own copy of the position, into the
-        shared transposition table, until this thread's iteration ends; this thread's search
-        then finds their nodes solved in the table.  The answer is this thread's alone, and
-        an exact one is the game's own value whatever the helpers did (their entries are true
-        values or bounds; an entry not solved to the end counts as a depth limit met), so the
-        values, the best moves and the line are the same on any number of threads: only the
-        nodes, the time and the depth at which the answer became exact vary.  The search is
-        compiled without the GIL, so the threads run on separate cores.  Entries written by
-        two threads at once are caught by the table's lockless key check."""
-        helpers = [self._helper_state(state) for _ in range(self.threads - 1)]
-
-
-        def help_search(helper: SearchState, first_depth: int) -> None:
-            for deeper in range(first_depth, limit + 1):
-                helper.counters[HORIZON] = 0
-                search.search_root(self.tables, helper, moves, order, deeper, keep, side, passes,
-                                   np.full(len(moves), -search.INFINITY, dtype=np.int64),
-                                   np.zeros(len(moves), dtype=np.bool_))  # fmt: skip
-                if helper.counters[ABORTED] or helper.counters[HORIZON] == 0:
-                    return
-
-        threads = [threading.Thread(target=help_search, args=(helper, depth + 1 + k), daemon=True)
-                   for k, helper in enumerate(helpers)]  # fmt: skip
-        for thread in threads:
-            thread.start()
-        try:
-            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
-        finally:
-            for helper in helpers:
-                helper.limits[1] = -1.0  # stop at the next node
-            for thread in threads:
-                thread.join()
-            self._helper_nodes += sum(int(helper.counters[NODES]) for helper in helpers)
-
-    def _helper_state(self, state: SearchState) -> SearchState:
-        """A helper thread's copy of the search's position, sharing its transposition table."""
-        return state._replace(
-            across_letters=state.across_letters.copy(), across_blanks=state.across_blanks.copy(),
-            down_letters=state.down_letters.copy(), down_blanks=state.down_blanks.copy(), racks=state.racks.copy(),
-            key=state.key.copy(), moves=np.zeros_like(state.moves), generated=np.zeros(1, dtype=np.int64),
-            no_places=np.zeros(64, dtype=np.int64), counters=np.zeros_like(state.counters),
-            history=np.zeros_like(state.history), limits=state.limits.copy(),
-        )  # fmt: skip
-
-    def _search_unlimited(self, state: SearchState, moves: np.ndarray, order: np.ndarray, depth: int, keep: int,
-                          side: int, passes: int, values: np.ndarray, exact: np.ndarray,
+    def _search_unlimited(self, state: _core.EndgameSearch, moves: np.ndarray, order: np.ndarray, depth: int,
+                          keep: int, side: int, passes: int, values: np.ndarray, exact: np.ndarray,
                           until: float = np.inf) -> bool:  # fmt: skip
         """The iteration the limits cut, searched again whole (one ply at least, whatever the
         limits say) or ``until`` that time, the limits put back after it; a Ctrl-C during it still
         stops it, and is kept in the limits put back.  Whether it was searched whole."""
-        limits = state.limits.copy()
-        state.limits[:] = np.inf
-        state.limits[0] = until
-        state.counters[ABORTED] = 0
-        state.counters[HORIZON] = 0
+        limits = state.limits
+        state.limits = (until, np.inf)
+        state.aborted = False
+        state.horizon = 0
         try:
-            search.search_root(self.tables, state, moves, order, depth, keep, side, passes, values, exact)
+            core_call(state.search_root, moves, order, depth, keep, side, passes, values, exact)
         finally:
-            np.minimum(limits, state.limits, out=state.limits)
-        return not state.counters[ABORTED]
+            now = state.limits
+            state.limits = (min(limits[0], now[0]), min(limits[1], now[1]))
+        return not state.aborted
 
-    def _line(self, state: SearchState, first: np.ndarray, passes: int, found: _Iteration, racks):
+    def _line(self, state: _core.EndgameSearch, first: np.ndarray, passes: int, found: _Iteration, racks):
         """The principal variation from the first move ``first``: each next move the best of a
         solve of the position it leads to, to the end of the game (or, when the search was cut
         short, of the depth searched)."""
-        tables = self.tables
         line = []
         played = []
         side, record = 0, first
         depth_left = self._depth_limit(racks, None) if found.solved else found.depth
         end_points = (0, 0)
         ended_by = None
-        state.limits[:] = np.inf
+        state.limits = (np.inf, np.inf)
         while True:
-            mine = int(state.racks[side].sum())
+            mine = state.rack_tiles(side)
             line.append(self._move(record, side + 1))
             if record[LENGTH] == 0:
                 passes += 1
-                if passes >= tables.passes_to_end:
+                if passes >= PASSES_TO_END:
                     ended_by = "passes"
-                    end_points = (-int(search.rack_value(tables, state, 0)), -int(search.rack_value(tables, state, 1)))
+                    end_points = (-state.rack_value(0), -state.rack_value(1))
                     break
             else:
                 passes = 0
                 if record[TILES] == mine:
                     ended_by = "out"
-                    gained = int(search.rack_value(tables, state, 1 - side))
+                    gained = state.rack_value(1 - side)
                     end_points = (gained, -gained) if side == 0 else (-gained, gained)
                     break
-                search.play(tables, state, side, record)
+                core_call(state.play, side, record)
                 played.append((side, record))
             side = 1 - side
             depth_left -= 1
@@ -484,7 +378,7 @@ class EndgameSolver:
             found = self._deepen(state, moves, side, passes, depth_left, 1)
             record = moves[int(np.lexsort((-moves[:, SCORE], -found.values))[0])]
         for side, record in reversed(played):
-            search.take_back(tables, state, side, record)
+            core_call(state.take_back, side, record)
         return line, ended_by, end_points
 
     def _move(self, record: np.ndarray, player: int, value: int | None = None) -> EndgameMove:
@@ -502,9 +396,9 @@ def describe_move(record: np.ndarray, player: int, value: int | None = None) -> 
 
 
 @contextmanager
-def _stop_on_ctrl_c(state: SearchState) -> Iterator[threading.Event]:
-    """Ctrl-C during the block stops the search as its time limit would (the compiled search
-    sees it when it next reads the clock) and sets the event; the caller reports the answer
+def _stop_on_ctrl_c(state: _core.EndgameSearch) -> Iterator[threading.Event]:
+    """Ctrl-C during the block stops the search as its time limit would (the core's search runs
+    Python's signal handlers when it next reads the clock) and sets the event; the caller reports the answer
     so far as interrupted.  Only in the main thread, and not where Ctrl-C is ignored."""
     stopped = threading.Event()
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
@@ -513,7 +407,7 @@ def _stop_on_ctrl_c(state: SearchState) -> Iterator[threading.Event]:
 
     def stop(signum, frame):
         stopped.set()
-        state.limits[0] = -np.inf
+        state.stop()
 
     previous = signal.signal(signal.SIGINT, stop)
     try:
@@ -530,9 +424,14 @@ def all_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _limits(started: float, seconds: float | None, nodes: int | None) -> np.ndarray:
+def _limits(started: float, seconds: float | None, nodes: int | None) -> tuple[float, float]:
     """The search's limits: the clock time and the node count to stop at."""
-    return np.array([started + seconds if seconds else np.inf, nodes if nodes else np.inf], dtype=np.float64)
+    return (started + seconds if seconds else np.inf, float(nodes) if nodes else np.inf)
+
+
+def _no_values(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The values of ``n`` first moves before a search reaches them, and their exactness."""
+    return np.full(n, -INFINITY, dtype=np.int64), np.zeros(n, dtype=np.bool_)
 
 
 def _pass_record() -> np.ndarray:

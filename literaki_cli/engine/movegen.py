@@ -225,17 +225,22 @@ class MoveGenerator:
     def core(self):
         """The Rust generator of this lexicon and rules (made on first use)."""
         if self._core is None:
-            from literaki_cli import _core
-
-            rules, board = self.rules, self.variant.board
-            self._core = _core.Generator(
-                self.graph.arcs, self.graph.gaddag_root, self.graph.dawg_root, board.rows, board.columns,
-                rules.new_value, rules.tile_value, rules.word_mult, rules.end_mult, rules.bingo_tiles,
-                rules.bingo_bonus, rules.min_word, rules.max_word, rules.first_move_min_tiles, *board.start,
-            )  # fmt: skip
+            self._core = self.core_of(self.graph)
             if self.lexicon.core_generator is None:
                 self.lexicon.core_generator = self._core
         return self._core
+
+    def core_of(self, graph: LexiconGraph):
+        """A Rust generator of these rules on the word graph ``graph`` (this lexicon's, or an
+        endgame's pruned one)."""
+        from literaki_cli import _core
+
+        rules, board = self.rules, self.variant.board
+        return core_call(
+            _core.Generator, graph.arcs, graph.gaddag_root, graph.dawg_root, board.rows, board.columns,
+            rules.new_value, rules.tile_value, rules.word_mult, rules.end_mult, rules.bingo_tiles, rules.bingo_bonus,
+            rules.min_word, rules.max_word, rules.first_move_min_tiles, *board.start,
+        )  # fmt: skip
 
     def generate(self, board: Board, rack: str) -> MoveArrays:
         """Every legal placement of tiles from ``rack`` ('?' = blank) on ``board``."""

@@ -14,6 +14,7 @@ pub const DOWN: usize = 1;
 pub const ALL_LETTERS: u32 = u32::MAX;
 
 /// One direction's view of the board (wolges' `BoardSnapshot`, seen along rows).
+#[derive(Clone)]
 pub struct View {
     pub rows: usize,
     pub cols: usize,

@@ -8,6 +8,8 @@ pub mod bingo;
 pub mod board;
 pub mod dawg;
 mod dawg_py;
+pub mod endgame;
+mod endgame_py;
 mod fit_py;
 pub mod grid;
 pub mod kwg;
@@ -213,6 +215,12 @@ impl Generator {
         }
         let words = shared_words(arcs.py(), arcs.readonly().as_slice()?);
         Ok(Generator { _arcs: arcs.unbind(), words, gaddag_root, dawg_root, rules, bingo: Default::default() })
+    }
+
+    /// The word graph's arcs.
+    #[getter]
+    fn arcs(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
+        self._arcs.clone_ref(py)
     }
 
     /// Make the bingo index now (the best-move searches otherwise make it once they are many).
@@ -801,6 +809,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(endgame_graph, m)?)?;
     study_py::register(m)?;
     dawg_py::register(m)?;
+    endgame_py::register(m)?;
     fit_py::register(m)?;
     m.add_function(wrap_pyfunction!(enumerate_words, m)?)?;
     m.add("GRID_MAX_PATH", grid::MAX_PATH)?;

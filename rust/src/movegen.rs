@@ -514,23 +514,42 @@ pub fn generate(
     rack: &mut Rack,
 ) -> Sink<'static> {
     let mut sink = Sink::every();
-    let fits = rack_letters(rack);
     for view in views {
-        let wanted = vec![true; view.rows];
-        let cross = CrossChecks::of_rows(&kwg, dawg_root, rules, view, &wanted, fits);
-        let mut walk = Walk::new(kwg, gaddag_root, rules, view, &cross, &mut sink, rack);
-        for r in 0..view.rows {
-            let mut last_anchor = -1i64;
-            for c in 0..view.cols {
-                if !view.is_anchor(r, c) {
-                    continue;
-                }
-                if cross.mask[r * view.cols + c] & fits != 0 {
-                    walk.search_anchor(r, c, last_anchor, f64::INFINITY);
-                }
-                last_anchor = c as i64;
-            }
-        }
+        let last_anchors = vec![view.cols as i64 - 1; view.rows];
+        generate_rows(kwg, gaddag_root, dawg_root, rules, view, rack, &mut sink, &last_anchors);
     }
     sink
+}
+
+/// Every move whose main word runs along a row of `view` and whose first anchor (the move is
+/// found from it) lies at most at column `last_anchors[row]` (-1: none on that row), appended to
+/// `sink` in `generate`'s order.  The endgame search asks only for the rows its last moves
+/// changed, and on each only for the anchors from which a move can reach the new tiles.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_rows(
+    kwg: Kwg,
+    gaddag_root: usize,
+    dawg_root: usize,
+    rules: &Rules,
+    view: &View,
+    rack: &mut Rack,
+    sink: &mut Sink<'_>,
+    last_anchors: &[i64],
+) {
+    let fits = rack_letters(rack);
+    let wanted: Vec<bool> = last_anchors.iter().map(|&last| last >= 0).collect();
+    let cross = CrossChecks::of_rows(&kwg, dawg_root, rules, view, &wanted, fits);
+    let mut walk = Walk::new(kwg, gaddag_root, rules, view, &cross, sink, rack);
+    for (r, &last) in last_anchors.iter().enumerate().take(view.rows) {
+        let mut last_anchor = -1i64;
+        for c in 0..(last + 1).clamp(0, view.cols as i64) as usize {
+            if !view.is_anchor(r, c) {
+                continue;
+            }
+            if cross.mask[r * view.cols + c] & fits != 0 {
+                walk.search_anchor(r, c, last_anchor, f64::INFINITY);
+            }
+            last_anchor = c as i64;
+        }
+    }
 }
