@@ -1,7 +1,7 @@
 """Endgame search speed (issue 27): nodes per second at two revisions in one run, same answers.
 
     python benchmarks/bench_endgame_speed.py --base REV [--lexicon FILE] [--positions 10]
-                                             [--nodes 300000] [--rounds 3] [--seed 2026]
+                                             [--nodes 300000] [--rounds 3] [--seed 2026] [--playout]
 
 The positions are bench_endgame.py's: seeded greedy self-play on the real lexicon, the moment a
 move empties the bag with both racks holding 7 tiles.  Each is solved with a fresh table and a
@@ -11,7 +11,8 @@ search the same tree node for node when the search is the same; a search that ge
 orders otherwise reaches other depths within the budget, so the script prints the answers that
 differ (exact, value, best move, nodes, depth, line) and fails only when two exact answers do.
 It prints, per tree, the median over rounds of the nodes per second over all positions, and the
-ratio.
+ratio.  ``--playout``: the nodes at the depth limit valued by greedy playouts to the end of the
+game (``EndgameSolver(playout=True)``) instead of the racks' values.
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from literaki_cli.endgame.solver import EndgameSolver
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.io.positionio import read_position
 
-positions_file, lexicon_path, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
+positions_file, lexicon_path, budget, playout = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 lexicon = Lexicon.open(Path(lexicon_path))
 positions = [read_position(line, "bench") for line in Path(positions_file).read_text(encoding="utf-8").splitlines()]
-solver = EndgameSolver(lexicon, positions[0].variant)
+solver = EndgameSolver(lexicon, positions[0].variant, playout=playout)
 solver.solve(positions[0].board, tuple(positions[0].racks[:2]), nodes=20_000)  # load the kernels
 answers, nodes, seconds = [], 0, 0.0
 for position in positions:
@@ -51,8 +52,8 @@ print(json.dumps({"nodes": nodes, "seconds": seconds, "answers": answers}))
 """
 
 
-def run_tree(tree: Path, positions: Path, lexicon: Path, budget: int) -> dict:
-    return run_probe(tree, PROBE, str(positions), str(lexicon), str(budget))
+def run_tree(tree: Path, positions: Path, lexicon: Path, budget: int, playout: bool) -> dict:
+    return run_probe(tree, PROBE, str(positions), str(lexicon), str(budget), "1" if playout else "0")
 
 
 def main() -> None:
@@ -63,6 +64,7 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--playout", action="store_true", help="value the depth limit by greedy playouts")
     args = parser.parse_args()
 
     from bench_endgame import make_endgames
@@ -88,11 +90,13 @@ def main() -> None:
             answers = {}
             for _ in range(args.rounds):
                 for name, tree in (("base", base_tree), ("current", ROOT)):
-                    out = run_tree(tree, positions, lexicon, args.nodes)
+                    out = run_tree(tree, positions, lexicon, args.nodes, args.playout)
                     rates[name].append(out["nodes"] / out["seconds"])
                     answers.setdefault(name, out["answers"])
     print(f"machine: {machine()}")
-    print(f"{len(endgames)} endgames of 7 against 7 tiles, {args.nodes:,} nodes each, {args.rounds} rounds, one core")
+    leaves = "playout" if args.playout else "static"
+    print(f"{len(endgames)} endgames of 7 against 7 tiles, {args.nodes:,} nodes each, {leaves} leaves, {args.rounds} "
+          "rounds, one core")  # fmt: skip
     pairs = list(zip(answers["base"], answers["current"], strict=True))
     same = all(a == b for a, b in pairs)
     print(f"answers (exact, value, best move, nodes, depth, line): {'the same' if same else 'not all the same'}")

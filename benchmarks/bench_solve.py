@@ -5,8 +5,8 @@
 Reports, per number of blanks on the rack: the median and p90 over positions of each
 position's median generation time (after warm-up; moves returned as arrays), and the number
 of moves found; the leave values of every move (equity, as `solve` ranks) as a share of the
-generation time; the one-off compile time of the kernels (fresh numba cache); and `literaki
-solve` as a whole process with a warm cache (wall time, peak RSS).
+generation time; the one-off preparation of the core's generator in a fresh process (its copy of
+the word graph); and `literaki solve` as a whole process (wall time, peak RSS).
 Targets (issue 4): 0.8 / 8 / 60 ms for 0 / 1 / 2 blanks; solve <= 1.0 s and <= 400 MB.
 Target (issue 13): the leave values add <= 10 % to generation time.
 """
@@ -14,7 +14,6 @@ Target (issue 13): the leave values add <= 10 % to generation time.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -46,17 +45,15 @@ def ensure_lexicon(path: Path | None, tmp: Path) -> Path:
     return out
 
 
-def compile_seconds(lexicon: Path) -> float:
-    """Kernel compile time in a fresh process with an empty numba cache."""
+def prepare_seconds(lexicon: Path) -> float:
+    """The core generator's preparation (``warm_up``) in a fresh process."""
     code = (
         "import time; from pathlib import Path; from literaki_cli.engine.lexicon import Lexicon;"
         "from literaki_cli.engine.variant import load_variant;"
         "from literaki_cli.engine.movegen import MoveGenerator, warm_up;"
         f"g = MoveGenerator(Lexicon.open(Path({str(lexicon)!r})), load_variant()); print(warm_up(g))"
     )
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(out.stdout.strip())
 
 
@@ -69,7 +66,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         lexicon_path = ensure_lexicon(args.lexicon, Path(tmp))
         lexicon = Lexicon.open(lexicon_path)
-        print(f"compile (fresh cache, one-off): {compile_seconds(lexicon_path):.1f} s")
+        print(f"generator preparation (fresh process, one-off): {prepare_seconds(lexicon_path):.2f} s")
         files = sorted(POSITIONS.glob("*.cgp"))
         by_blanks: dict[int, list[tuple[float, int, float]]] = {0: [], 1: [], 2: []}
         generator = equity = None

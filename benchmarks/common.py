@@ -3,6 +3,7 @@ processes (wall time and peak RSS through wait4), medians."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import platform
@@ -83,6 +84,10 @@ def base_worktree(revision: str, folder: Path) -> Iterator[Path]:
     tree = folder / "base"
     subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True,
                    capture_output=True)  # fmt: skip
+    if not (tree / "rust" / "Cargo.toml").is_file() and importlib.util.find_spec("numba") is None:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+        sys.exit(f"{revision} predates the Rust core: its kernels need numba in this environment "
+                 "(pip install numba; literaki itself no longer uses it)")  # fmt: skip
     try:
         yield tree
     finally:

@@ -1,4 +1,4 @@
-"""The word graph built in the Rust core (issue 41): the same arcs as the numba builder it replaced,
+"""The word graph built in the Rust core (issue 41): the same arcs as the Python builder it replaced,
 bit for bit, on a golden word list and on the real SJP dump; bad word lists refused with one line."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from literaki_cli.errors import InputError
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "wordgraph.npz"
 
-#: SHA-256 of the arcs the numba builder (2c8f081) made from sjp-20260201.zip with the default
+#: SHA-256 of the arcs the builder before the core (2c8f081) made from sjp-20260201.zip with the default
 #: options (5,523,796 arcs): a fingerprint of the file, not the file.
 SJP_ARCS_SHA256 = "02e5b991d32ae79715b9108fc488f44d87685dfe230cdab6ab3b62d1e3517800"
 SJP_ROOTS = {"all": 437819, "gaddag": 4826360, "popular": 511737, "popular_gaddag": 5523764}
@@ -36,9 +36,9 @@ def golden_words() -> list[str]:
     return sorted(w for w in words if 2 <= len(w) <= 15)
 
 
-def test_the_graph_has_the_arcs_the_numba_builder_made():
+def test_the_graph_has_the_arcs_the_former_builder_made():
     """Two word sets and their GADDAGs through one register, as build-lexicon builds them: the arcs
-    and roots tests/data/golden/wordgraph.npz holds (written by the numba builder)."""
+    and roots tests/data/golden/wordgraph.npz holds (written by the builder before the core)."""
     codes = sorted(alphabet.to_code_string(w) for w in golden_words())
     popular = codes[::7]
     gaddags = {"gaddag": codes, "popular_gaddag": popular}
@@ -48,7 +48,7 @@ def test_the_graph_has_the_arcs_the_numba_builder_made():
     assert roots == {name: int(golden[f"root_{name}"]) for name in roots}
 
 
-def test_the_sjp_lexicon_has_the_arcs_the_numba_builder_made(sjp_build):
+def test_the_sjp_lexicon_has_the_arcs_the_former_builder_made(sjp_build):
     from literaki_cli.engine.lexicon import Lexicon
 
     lexicon = Lexicon.open(sjp_build.output)

@@ -1,138 +1,47 @@
-"""Small things a newcomer meets: the one line announcing the engine's first compile (on a
-terminal only), the header of analyze's last column, where ``simulate`` without ``--out``
-writes, and ``serve`` on a port already in use."""
+"""Small things a newcomer meets: nothing to compile before the first answer, the header of
+analyze's last column, where ``simulate`` without ``--out`` writes, and ``serve`` on a port
+already in use."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli, time_limit
+from tests.conftest import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NOTICE = "literaki: preparing the engine for first use"
 
 
-# --------------------------------------------------------------------------- the first compile
+# --------------------------------------------------------------------------- nothing to compile
 
 
-def run_with_stderr(args: list[str], cache: Path, cwd: Path, terminal: bool) -> tuple[int, str]:
-    """Run ``args`` with numba's cache in ``cache`` and stderr on a pseudo-terminal (or a
-    pipe): its exit code and what it wrote on stderr (line ends as ``\\n``)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    env.pop("LITERAKI_NUMBA_FULL_LOAD", None)
-    with (cwd / "stdout.txt").open("wb") as stdout, time_limit(600):
-        if not terminal:
-            done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, env=env,
-                                  cwd=cwd, timeout=600)  # fmt: skip
-            return done.returncode, done.stderr.decode()
-        import pty
-
-        main, secondary = pty.openpty()
-        try:
-            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=stdout, stderr=secondary, env=env, cwd=cwd)
-        finally:
-            os.close(secondary)
-        chunks = []
-        try:
-            while True:
-                try:
-                    chunk = os.read(main, 4096)
-                except OSError:  # EIO: every writer of the terminal is gone
-                    break
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        finally:
-            os.close(main)
-        code = proc.wait(timeout=600)
-    return code, b"".join(chunks).decode().replace("\r\n", "\n")
-
-
-@pytest.fixture
-def compiling_command_args(small_lexicon, tmp_path) -> list[str]:
-    """A command that still compiles kernels with numba: ``solve --endgame`` (the endgame search;
-    move generation, word lookups and word study run in the Rust core, with nothing to compile)."""
-    return [sys.executable, "-m", "literaki_cli", "solve", str(EXAMPLES / "endgame.cgp"), "--endgame", "--lexicon",
-            str(small_lexicon), "--json"]  # fmt: skip
-
-
-def cached_files(cache: Path) -> list[Path]:
-    return [p for p in cache.rglob("*") if p.is_file()]
-
-
-@pytest.mark.slow
-def test_a_cold_cache_on_a_terminal_is_announced_once_and_a_warm_one_is_not(compiling_command_args, tmp_path):
-    cache = tmp_path / "numba-cache"
-    cache.mkdir()
-    code, err = run_with_stderr(compiling_command_args, cache, tmp_path, terminal=True)
-    assert code == 0, err
-    assert cached_files(cache), "nothing was compiled: the test checks nothing"
-    assert err.count(NOTICE) == 1, err
-    assert err.startswith(NOTICE) and err.count("\n") == 1, err  # one line, and nothing else
-    code, err = run_with_stderr(compiling_command_args, cache, tmp_path, terminal=True)
-    assert code == 0 and err == "", err
-
-
-@pytest.mark.slow
-def test_no_announcement_when_stderr_is_not_a_terminal(compiling_command_args, tmp_path):
-    cache = tmp_path / "numba-cache"
-    cache.mkdir()
-    code, err = run_with_stderr(compiling_command_args, cache, tmp_path, terminal=False)
-    assert code == 0 and err == "", err
-    assert cached_files(cache), "nothing was compiled: the test checks nothing"
-
-
-@pytest.mark.slow
-def test_several_kernels_and_forked_workers_announce_once(tmp_path):
-    """Kernels compiled one after another, and by forked workers, still make one line."""
-    module = tmp_path / "twokernels.py"
-    module.write_text(textwrap.dedent("""
-        import multiprocessing
-
-        from numba import njit
-
-        from literaki_cli.engine import jitcache
-
-        jitcache.install()
-
-
-        @njit(cache=True)
-        def first(x):
-            return x + 1
-
-
-        @njit(cache=True)
-        def second(x):
-            return x * 2.5
-
-
-        @njit(cache=True)
-        def third(x):
-            return x - 3
-
-
-        def in_worker(x):
-            return third(x)
-
-
-        if __name__ == "__main__":
-            with multiprocessing.get_context("fork").Pool(2) as pool:  # before anything compiled here
-                assert pool.map(in_worker, [1, 2]) == [-2, -1]
-            assert first(1) == 2 and second(2.0) == 5.0
-    """), encoding="utf-8")  # fmt: skip
-    cache = tmp_path / "numba-cache"
-    cache.mkdir()
-    code, err = run_with_stderr([sys.executable, str(module)], cache, tmp_path, terminal=True)
-    assert code == 0, err
-    assert err.count(NOTICE) == 1 and err.count("\n") == 1, err
+@pytest.mark.parametrize("args", [["solve", "endgame.cgp", "--endgame"], ["solve", "peg.cgp", "--peg", "--time", "1"],
+                                  ["solve", "game.cgp", "--sim", "--iterations", "20"]],
+                         ids=["endgame", "peg", "sim"])  # fmt: skip
+def test_the_heaviest_commands_compile_nothing_and_import_no_compiler(small_lexicon, tmp_path, args):
+    """The endgame, the pre-endgame and the simulation (the last commands that compiled kernels
+    on first use) answer in a fresh home with nothing to prepare (stderr holds no line but the
+    script's own) and never import a compiler (numba, llvmlite)."""
+    args = [str(EXAMPLES / a) if a.endswith(".cgp") else a for a in args]
+    script = ("import json, sys\nfrom literaki_cli.commands import main\ncode = main(sys.argv[1:])\n"
+              "sys.stdout.flush()\nprint(json.dumps(sorted(sys.modules)), file=sys.stderr)\n")  # fmt: skip
+    env = {**os.environ, "HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", script, *args, "--lexicon", str(small_lexicon), "--json"],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(result.stderr.splitlines()) == 1, result.stderr[-2000:]
+    modules = set(json.loads(result.stderr))
+    assert "literaki_cli._core" in modules
+    assert not {m for m in modules if m.split(".")[0] in ("numba", "llvmlite")}
+    assert json.loads(result.stdout)
 
 
 # --------------------------------------------------------------------------- analyze's tables

@@ -213,7 +213,7 @@ def test_ctrl_c_in_a_terminal_prints_the_results_so_far(flowing_lexicon, tmp_pat
 
 def test_literki_simulates_with_its_forced_exchange_squares(flowing_lexicon):
     """The rule itself (the next rack swapped while the bag allows) is tested in the core
-    (rust/src/rollout.rs) and against the numba rollout (tests/test_core_port.py)."""
+    (rust/src/rollout.rs)."""
     from literaki_cli.engine.variant import load_variant
 
     literki = load_variant("literki")

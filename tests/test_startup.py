@@ -1,11 +1,10 @@
 """Start-up of a single command (issue 17): only the command run is registered, plain options
-are converted without Typer's pydantic adapters (same values, same errors), cached kernels load
-without numba's target refresh (same moves), and `check-word` imports no numba."""
+are converted without Typer's pydantic adapters (same values, same errors), and a command
+imports only what it needs (nothing is compiled: the engine is the Rust core)."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,10 +14,6 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = str(ROOT / "examples" / "game.cgp")
-
-#: Imported by numba's full target refresh only (not by loading a cached kernel).
-REFRESH_ONLY = ("numba.np.random.generator_methods", "numba.np.polynomial.polynomial_core", "numba.typed.dictimpl")
-
 
 def modules_after(*argv: str, env: dict[str, str] | None = None) -> tuple[set[str], str]:
     """The modules a fresh process holds after running ``literaki ARGV``, and its stdout."""
@@ -39,54 +34,13 @@ def test_check_word_registers_and_imports_only_what_it_needs(lexicon):
     assert out.startswith("kot")
     commands = {m for m in modules if m.startswith("literaki_cli.commands.")}
     assert commands == {"literaki_cli.commands.common", "literaki_cli.commands.check_word"}
-    assert not {m for m in modules if m.split(".")[0] in ("numba", "pydantic", "rich", "polars", "matplotlib")}
+    assert not {m for m in modules if m.split(".")[0] in ("pydantic", "rich", "polars", "matplotlib")}
 
 
-def test_solve_json_skips_pydantic_rich_and_the_numba_refresh(lexicon):
+def test_solve_json_skips_pydantic_rich_and_tqdm(lexicon):
     modules, out = modules_after("solve", GAME, "--json", "-n", "1", "--lexicon", lexicon)
     assert json.loads(out)["rack"] == "KOTAŁW?"
     assert not {m for m in modules if m.split(".")[0] in ("pydantic", "rich", "tqdm", "polars", "matplotlib")}
-    assert not modules & set(REFRESH_ONLY)
-
-
-def test_kernels_loaded_without_the_refresh_give_the_same_moves(lexicon):
-    """The numba kernels still in the tree (here the move generator's, the Rust core's oracle;
-    every command but the endgame's runs in the core and loads none, and the endgame's object-mode
-    blocks take numba's full load) answer the same when loaded the quick way as with numba's full
-    refresh."""
-    script = ("import json, sys\nfrom pathlib import Path\nfrom literaki_cli.engine.lexicon import Lexicon\n"
-              "from literaki_cli.engine.movegen import MoveGenerator\nfrom literaki_cli.io.positionio import read_cgp\n"
-              "position = read_cgp(Path(sys.argv[1]).read_text(), None, 'game')\n"
-              "generator = MoveGenerator(Lexicon.open(Path(sys.argv[2])), position.variant)\n"
-              "print(generator.generate_numba(position.board, position.rack).records.tolist())\n"
-              "sys.stdout.flush()\nsys.stderr.write(json.dumps(sorted(sys.modules)))\n")  # fmt: skip
-
-    def run(env: dict[str, str] | None = None) -> tuple[set[str], str]:
-        result = subprocess.run([sys.executable, "-c", script, GAME, lexicon], capture_output=True, text=True,
-                                timeout=600, env=env, cwd=ROOT)  # fmt: skip
-        assert result.returncode == 0, result.stderr[-2000:]
-        return set(json.loads(result.stderr.splitlines()[-1])), result.stdout
-
-    full_modules, full = run(dict(os.environ, LITERAKI_NUMBA_FULL_LOAD="1"))
-    light_modules, light = run()
-    assert "numba" in light_modules, "the script ran no numba kernel"
-    assert set(REFRESH_ONLY) <= full_modules and not light_modules & set(REFRESH_ONLY)
-    assert full == light and len(json.loads(full)) > 3
-
-
-def test_a_kernel_missing_the_cache_still_compiles():
-    script = """
-import numpy as np
-from numba import njit
-from literaki_cli.engine import jitcache, movegen
-assert jitcache.install()
-@njit
-def total(n):
-    return np.arange(n).sum()
-print(total(10))
-"""
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0 and result.stdout.strip() == "45", result.stderr
 
 
 def test_app_lists_every_command_module_in_order_and_the_table_names_their_homes():

@@ -5,9 +5,6 @@ file missing from the package data only shows in a real install: `literaki play`
 every such install because locales/*.toml was not shipped.  Here the `literaki` package comes
 only from the wheel; the dependencies come from the test's own environment through a .pth file
 (nothing is downloaded), and the commands run in a temporary directory, not the repository.
-
-The commands run with NUMBA_DISABLE_JIT=1 (except one check-word run) so that compiling every
-kernel afresh in the new install does not dominate the run; the kernels are tested elsewhere.
 """
 
 from __future__ import annotations
@@ -36,23 +33,21 @@ def workdir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("elsewhere")
 
 
-def _env(jit: bool = False) -> dict[str, str]:
+def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LITERAKI_LEXICON", "PYTHONHOME")}
     env["PYTHONNOUSERSITE"] = "1"
     env["COLUMNS"] = "120"
-    if not jit:
-        env["NUMBA_DISABLE_JIT"] = "1"
     return env
 
 
-def _run(bin_dir: Path, cwd: Path, *args: str, stdin: str | None = None, jit: bool = False):
+def _run(bin_dir: Path, cwd: Path, *args: str, stdin: str | None = None):
     return subprocess.run(
         [str(bin_dir / "literaki"), *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
         text=True,
-        env=_env(jit),
+        env=_env(),
         timeout=180,
     )
 
@@ -98,7 +93,7 @@ def test_commands_run_from_the_installed_wheel(install, workdir):
     lexicon = ["--lexicon", "small.lexicon"]
 
     # One run with the JIT on: the kernels compile (and cache) inside the installed package.
-    check = _run(install, workdir, "check-word", *lexicon, "kot", jit=True)
+    check = _run(install, workdir, "check-word", *lexicon, "kot")
     assert (check.returncode, check.stdout.split()) == (0, ["kot", "valid"]), check.stderr
     check = _run(install, workdir, "check-word", *lexicon, "kot", "kotek")
     assert check.returncode == 1 and check.stdout.split()[:4] == ["kot", "valid", "kotek", "invalid"]

@@ -1,6 +1,6 @@
 """The words ``check-word`` is given (arguments, stdin, a file) and the word rules it checks
 them by: those the lexicon was built with, so a lexicon built for other rules is judged by its
-own limits.  Kept light (no numba, no polars): checking one word must start fast.
+own limits.  Kept light (no polars): checking one word must start fast.
 
 Files and stdin are read as bytes and decoded by :func:`~literaki_cli.engine.textdecode.decode_text`,
 like every text input (UTF-8 with or without a BOM, Windows-1250, ISO-8859-2), a chunk of whole

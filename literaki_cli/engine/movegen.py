@@ -1,12 +1,11 @@
 """The move generator: every legal placement for a position and a rack, with exact scores.
 
-GADDAG-based (Gordon 1994), compiled with numba over flat arrays.  Every rule that decides
-whether a placement is legal or what it scores reaches the kernels in one bundle,
+GADDAG-based (Gordon 1994), in the Rust core (``rust/src/movegen.rs``) over flat arrays.  Every
+rule that decides whether a placement is legal or what it scores reaches the core in one bundle,
 :class:`KernelRules` (in the spirit of wolges' ``GenMovesParams``): the scoring tables that
 :mod:`literaki_cli.engine.scoring` uses too (so generated scores and ``score`` agree), the word
-length limits, the bingo and the first-move rule.  The board reaches them as a
-:class:`BoardView` (wolges' ``BoardSnapshot``), the lexicon as a :class:`LexiconGraph`, so every
-move the generator returns is legal by construction and ``score`` only confirms it.
+length limits, the bingo and the first-move rule; the lexicon as a :class:`LexiconGraph`.  So
+every move the generator returns is legal by construction and ``score`` only confirms it.
 
 For each direction the board is viewed so that words run along rows (the down pass works on
 the transposed board).  Every empty square next to a tile is an *anchor* (on an empty board,
@@ -35,7 +34,7 @@ from literaki_cli.engine.board import Board
 from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.position import BLANK
-from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
+from literaki_cli.engine.variant import ACROSS, END, START, Variant
 from literaki_cli.errors import LiterakiError
 
 #: Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
@@ -49,14 +48,6 @@ CODE_MASK = 63
 ALL_LETTERS = np.uint32(0xFFFFFFFF)
 #: The rack-count slot of blanks (letter codes start at 1).
 BLANK_SLOT = 0
-#: Best-only arrays of a sink that writes every move (see MoveSink).
-NO_PLACES = np.zeros(64, dtype=np.int64)
-NO_VALUES = np.zeros(0, dtype=np.float64)
-#: The slots of a best-only sink's ``best``: the best equity so far, the rank of the anchor it
-#: was found from, the rank of the anchor being searched (see _best_move).
-BEST_EQUITY, BEST_RANK, ANCHOR_RANK = 0, 1, 2
-#: How a rack tile may stand for a GADDAG letter, tried in this order at each arc.
-AS_TILE, AS_BLANK = 1, 2
 
 
 class LexiconGraph(NamedTuple):
@@ -79,18 +70,6 @@ class KernelRules(NamedTuple):
     min_word: int  # the shortest and longest word a move may form
     max_word: int
     first_move_min_tiles: int
-
-
-class BoardView(NamedTuple):
-    """The board seen along one direction, so that the words of that direction run along rows."""
-
-    letters: np.ndarray  # int8 codes, 0 = empty
-    blanks: np.ndarray  # bool
-    sqmap: np.ndarray  # int64: the square index (row * columns + col) of the unviewed board
-    main_dir: int  # ACROSS or DOWN: the direction of the words read along the view's rows
-    transposed: bool  # the down view: a single tile forming words both ways is left to the across view
-    start_row: int  # on an empty board the start square in view coordinates, else -1
-    start_col: int
 
 
 # --------------------------------------------------------------------------- Python side
@@ -183,31 +162,11 @@ def kernel_rules(variant: Variant) -> KernelRules:
     )
 
 
-def square_maps(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """Square indices (row * columns + col) as the across view and the down view see them."""
-    rows, cols = variant.board.rows, variant.board.columns
-    sqmap = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
-    return sqmap, np.ascontiguousarray(sqmap.T)
-
-
-def board_views(board: Board, variant: Variant, maps: tuple[np.ndarray, np.ndarray] | None = None):
-    """The across view and the transposed down view of ``board`` (``maps``: :func:`square_maps`)."""
-    across_map, down_map = maps if maps is not None else square_maps(variant)
-    start_r, start_c = variant.board.start if board.is_empty() else (-1, -1)
-    across = BoardView(np.ascontiguousarray(board.letters), np.ascontiguousarray(board.blanks), across_map, ACROSS,
-                       False, start_r, start_c)  # fmt: skip
-    down = BoardView(np.ascontiguousarray(board.letters.T), np.ascontiguousarray(board.blanks.T), down_map, DOWN,
-                     True, start_c, start_r)  # fmt: skip
-    return across, down
-
-
 class MoveGenerator:
     """Generates moves for one lexicon and variant.
 
     :meth:`generate` and :meth:`best` run in the Rust core (``literaki_cli._core``: nothing to
-    compile on first use, the GIL released while they run); the numba kernels above stay as the
-    oracle of the Rust ones (:meth:`generate_numba`, :meth:`best_numba`) and for the kernels that
-    still call them (rollouts, the endgame) until those move to the core too."""
+    compile on first use, the GIL released while they run)."""
 
     def __init__(self, lexicon: Lexicon, variant: Variant, popular: bool = False) -> None:
         self.graph = LexiconGraph(
@@ -216,9 +175,6 @@ class MoveGenerator:
         self.lexicon = lexicon
         self.variant = variant
         self.rules = kernel_rules(variant)
-        self.maps = square_maps(variant)
-        self._capacity = 4096
-        self._buffer = np.zeros((0, RECORD_WIDTH), dtype=np.int32)  # reused by every generate_numba()
         self._core = None
 
     @property
@@ -268,38 +224,6 @@ class MoveGenerator:
         return core_call(self.core.best, _letters(board), _blanks(board), counts, place, values, sizes, len(rack),
                          ties_in_order)  # fmt: skip
 
-    def generate_numba(self, board: Board, rack: str) -> MoveArrays:
-        """:meth:`generate` by the numba kernels (the oracle of the Rust core)."""
-        from literaki_cli.engine.movegen_numba import MoveSink, _generate_view
-
-        counts = rack_counts(rack)
-        views = board_views(board, self.variant, self.maps)
-        while True:
-            if self._buffer.shape[0] < self._capacity:
-                self._buffer = np.zeros((self._capacity, RECORD_WIDTH), dtype=np.int32)
-            sink = MoveSink(self._buffer, np.zeros(1, dtype=np.int64), NO_PLACES, NO_VALUES, np.zeros(1))
-            for view in views:
-                _generate_view(self.graph, self.rules, view, counts, sink)
-            n = int(sink.count[0])
-            written = min(n, self._buffer.shape[0])
-            records = self._buffer[:written].copy()
-            self._buffer[:written] = 0  # the kernels write only a move's own cells: keep the rest zero
-            if n <= self._capacity:
-                return MoveArrays(records)
-            self._capacity = max(n, 2 * self._capacity)
-
-    def best_numba(self, board: Board, rack: str, leaves, ties_in_order: bool = False) -> np.ndarray | None:
-        """:meth:`best` by the numba kernels (the oracle of the Rust core)."""
-        from literaki_cli.engine.movegen_numba import _best_move, best_sink, leave_bounds
-
-        counts = rack_counts(rack)
-        across, down = board_views(board, self.variant, self.maps)
-        values = np.ascontiguousarray(leaves.values, dtype=np.float64)
-        sink = best_sink(leaves.place, values)
-        bound = leave_bounds(len(rack), values, np.asarray(leaves.sizes, dtype=np.int64))
-        _best_move(self.graph, self.rules, across, down, counts, sink, bound, ties_in_order)
-        return sink.records[0].copy() if sink.count[0] else None
-
 
 def _letters(board: Board) -> np.ndarray:
     return np.ascontiguousarray(board.letters, dtype=np.uint8)
@@ -323,7 +247,8 @@ def core_call(method, *args):
 
 
 def warm_up(generator: MoveGenerator) -> float:
-    """Compile (or load from the on-disk cache) the kernels; returns the seconds it took."""
+    """Prepare the core's generator (its copy of the word graph, made once a process and lexicon);
+    returns the seconds it took."""
     started = time.perf_counter()
     board = Board.for_variant(generator.variant)
     generator.generate(board, "ab")
@@ -334,10 +259,8 @@ __all__ = [
     "MoveArrays",
     "MoveGenerator",
     "KernelRules",
-    "BoardView",
     "LexiconGraph",
     "kernel_rules",
-    "board_views",
     "rack_counts",
     "record_tiles",
     "record_words",

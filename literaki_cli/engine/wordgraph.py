@@ -12,14 +12,12 @@ Index 0 holds a dummy arc so that 0 can mean "no list".  Several word sets (the 
 lexicon, the popular subset) share one array with different roots, and share their common
 suffix structure too.
 
-The traversal kernels below are plain Python functions over numpy arrays.  They run
-interpreted for a handful of words (no compiler start-up, so ``check-word WORD`` stays fast)
-and compiled with numba for batches, from the same source (:func:`compiled`).
+The traversal kernels below are plain Python functions over numpy arrays: they answer a handful
+of words at once (``check-word WORD`` loads nothing more), and the Rust core's twins
+(:func:`core_lookup`, :func:`core_words`) answer batches.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 
@@ -152,19 +150,3 @@ def core_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) -> np.n
     if out is None:
         raise LexiconError("corrupt lexicon file: its graph holds more words than its header says")
     return out
-
-
-_COMPILED: dict[str, Callable] = {}
-
-
-def compiled(fn: Callable) -> Callable:
-    """The numba-compiled twin of a kernel of this module (compiled on first use, cached on disk)."""
-    name = fn.__name__
-    if name not in _COMPILED:
-        from numba import njit
-
-        from literaki_cli.engine import jitcache
-
-        jitcache.install()
-        _COMPILED[name] = njit(cache=True, nogil=True)(fn)
-    return _COMPILED[name]

@@ -30,7 +30,6 @@ import zlib
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -77,22 +76,12 @@ def balance_index(vowels: int, consonants: int) -> int:
 def leave_key(counts: np.ndarray) -> int:
     """The key of the leave with these tile counts (slot 0 = blanks): 6-bit digits slot + 1, the
     lowest slot most significant; -1 when it is longer than ``MAX_LEAVE`` (no value is stored
-    for it).  The numba kernels have their twin in :mod:`literaki_cli.equity.leave_kernels`."""
+    for it).  The Rust core has its twin (``rust/src/leaves.rs``)."""
     key = size = 0
     for slot in range(N_SLOTS):
         for _ in range(int(counts[slot])):
             key, size = key * 64 + slot + 1, size + 1
     return -1 if size > MAX_LEAVE else key
-
-
-class LeaveArrays(NamedTuple):
-    """What the compiled lookup reads (see the module docstring)."""
-
-    keys: np.ndarray  # int64, ascending
-    values: np.ndarray  # float64
-    coef: np.ndarray  # float64 [N_FEATURES]
-    colour_of: np.ndarray  # int64 [N_SLOTS]: colour index of a letter's tiles, -1 for none
-    vowel: np.ndarray  # int64 [N_SLOTS]: 1 for a vowel
 
 
 # --------------------------------------------------------------------------- the table
@@ -109,10 +98,6 @@ class LeaveTable:
     vowel: np.ndarray
     meta: dict = field(default_factory=dict)
     source: str = ""
-
-    @cached_property
-    def arrays(self) -> LeaveArrays:
-        return LeaveArrays(self.keys, self.values, self.coef, self.colour_of, self.vowel)
 
     @cached_property
     def core(self):
@@ -441,15 +426,6 @@ def rack_leaves(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: fl
     tile_value = np.ascontiguousarray(tile_value, dtype=np.int64)
     return RackLeaves(counts, *core_call(table.core.subset_values, counts, tile_value, float(weight),
                                          float(kept_factor)))  # fmt: skip
-
-
-def rack_leaves_numba(rack: str, table: LeaveTable, tile_value: np.ndarray, weight: float = 1.0,
-                      kept_factor: float = 0.0) -> RackLeaves:  # fmt: skip
-    """:func:`rack_leaves` by the numba kernel (the oracle of the Rust core)."""
-    from literaki_cli.equity.leave_kernels import subset_values
-
-    counts = rack_counts(rack)
-    return RackLeaves(counts, *subset_values(counts, table.arrays, tile_value, float(weight), float(kept_factor)))
 
 
 def move_leave_values(

@@ -204,7 +204,7 @@ def diff_versions(old: WordList, new: WordList) -> LexiconDiff:
     """The words added and removed from ``old`` to ``new``: two lexicons by one merge of their
     enumerations, a source by its packed keys, sets of strings only for words too long to pack."""
     if old.word_set is not None and new.word_set is not None:
-        from literaki_cli.wordstudy import kernels  # numba: only for the merge
+        from literaki_cli.wordstudy import kernels  # only for the merge
 
         old_buffer, new_buffer = old.buffer(), new.buffer()
         only_old, only_new = kernels.diff_sorted(old_buffer, new_buffer)

@@ -819,4 +819,124 @@ mod tests {
         }
         assert!(tighter > 0);
     }
+
+    /// A small xorshift generator (the test's boards, racks and leave values).
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn a_reply_shared_by_candidates_is_the_best_move_on_each_board() {
+        use crate::board::View;
+        use crate::dawg::GraphBuilder;
+        use crate::kwg::{graph_words, Kwg};
+        use crate::movegen::{generate, BLANK_FLAG, BOARD_FLAG, CELLS, CODE_MASK, COL, DIR, LENGTH, RACK_SLOTS, ROW};
+
+        // 7x7, letters 1..=6 worth their code, a double-letter diagonal; 40 words of 2-5 letters
+        let (rows, cols) = (7, 7);
+        let mut rules = Rules { tile_value: (0..CODE_SPACE as i64).collect(), ..Rules::plain(rows, cols) };
+        for sq in 0..rows * cols {
+            for letter in 1..=6usize {
+                rules.new_value[sq * CODE_SPACE + letter] = letter as i64 * if sq % 8 == 0 { 2 } else { 1 };
+            }
+        }
+        let rules = rules.classify();
+        let mut random = Random(0x9E37_79B9_7F4A_7C15);
+        let mut words: Vec<Vec<u8>> =
+            (0..40).map(|_| (0..2 + random.below(4)).map(|_| 1 + random.below(6) as u8).collect()).collect();
+        words.sort();
+        words.dedup();
+        let buffer: Vec<u8> = words.iter().flat_map(|w| w.iter().copied().chain([255])).collect();
+        let mut builder = GraphBuilder::new();
+        let dawg_root = builder.add_words(&buffer).unwrap() as usize;
+        let gaddag_root = builder.add_gaddag(&buffer).unwrap() as usize;
+        let graph = graph_words(&builder.result());
+        let kwg = Kwg { words: &graph };
+        let lay = |letters: &mut Vec<u8>, blanks: &mut Vec<bool>, rec: &Record| -> Vec<(usize, usize)> {
+            let mut squares = Vec::new();
+            for k in 0..rec[LENGTH] as usize {
+                let cell = rec[CELLS + k];
+                let (r, c) = if rec[DIR] == 0 {
+                    (rec[ROW] as usize, rec[COL] as usize + k)
+                } else {
+                    (rec[ROW] as usize + k, rec[COL] as usize)
+                };
+                if cell & BOARD_FLAG == 0 {
+                    letters[r * cols + c] = (cell & CODE_MASK) as u8;
+                    blanks[r * cols + c] = cell & BLANK_FLAG != 0;
+                    squares.push((r, c));
+                }
+            }
+            squares
+        };
+        let mut compared = 0;
+        for _ in 0..60 {
+            let (mut letters, mut blanks) = (vec![0u8; rows * cols], vec![false; rows * cols]);
+            let rack_of = |random: &mut Random| {
+                let mut rack = [0i64; RACK_SLOTS];
+                (0..7).for_each(|_| rack[random.below(7)] += 1); // slot 0: blanks
+                rack
+            };
+            for _ in 0..1 + random.below(4) {
+                let views = View::pair(&rules, &letters, &blanks);
+                let moves =
+                    generate(kwg, gaddag_root, dawg_root, &rules, &[views.0, views.1], &mut rack_of(&mut random))
+                        .records;
+                if !moves.is_empty() {
+                    lay(&mut letters, &mut blanks, &moves[random.below(moves.len())]);
+                }
+            }
+            let views = View::pair(&rules, &letters, &blanks);
+            let candidates = generate(
+                kwg,
+                gaddag_root,
+                dawg_root,
+                &rules,
+                &[views.0.clone(), views.1.clone()],
+                &mut rack_of(&mut random),
+            )
+            .records;
+            if candidates.is_empty() || letters.iter().all(|&l| l == 0) {
+                continue;
+            }
+            // the reply's rack and leave values (small integers: many ties)
+            let mut rack = rack_of(&mut random);
+            let mut place = [0i64; RACK_SLOTS];
+            let mut numbers = 1i64;
+            for slot in 0..RACK_SLOTS {
+                place[slot] = numbers;
+                numbers *= rack[slot] + 1;
+            }
+            let sizes: Vec<i64> = (0..numbers)
+                .map(|n| (0..RACK_SLOTS).filter(|&s| rack[s] > 0).map(|s| n / place[s] % (rack[s] + 1)).sum())
+                .collect();
+            let values: Vec<f64> = (0..numbers).map(|_| random.below(7) as f64 - 3.0).collect();
+            let bound = leave_bounds(7, &values, &sizes);
+            let leaves = || Leaves { place, values: &values };
+            let query = BestMoveQuery { kwg, gaddag_root, dawg_root, rules: &rules, views: &[], bingo: None };
+            let mut table = AnchorTable::new(&query, [views.0, views.1], &rack, &leaves(), bound);
+            for _ in 0..3 {
+                let candidate = candidates[random.below(candidates.len())];
+                let (mut after, mut after_blanks) = (letters.clone(), blanks.clone());
+                let squares = lay(&mut after, &mut after_blanks, &candidate);
+                let views = View::pair(&rules, &after, &after_blanks);
+                let views = [views.0, views.1];
+                let query = BestMoveQuery { views: &views, ..query };
+                let expected = best_move(&query, &mut rack, leaves(), bound, false);
+                let changed = changed_lines(&after, rows, cols, &squares);
+                let shared = best_move_sharing(&query, &mut rack, leaves(), bound, &mut table, &changed);
+                assert_eq!(shared.record, expected.record);
+                assert_eq!(shared.equity, expected.equity);
+                compared += expected.record.is_some() as usize;
+            }
+        }
+        assert!(compared > 50, "only {compared} replies compared");
+    }
 }
