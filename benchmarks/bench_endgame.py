@@ -11,8 +11,8 @@ The same seed gives the same positions.
 Per position, on one core with a fresh solver (an empty transposition table): the time of one
 ``solve`` as ``literaki solve --endgame`` makes it (the ``--keep`` best first moves valued exactly
 and the principal variation), capped at ``--cap`` seconds; a position not solved exactly within
-the cap counts as not solved, its time as more than the cap.  The kernels are loaded first on a
-throwaway solve, and the script checks that no kernel was compiled or loaded while it timed.
+the cap counts as not solved, its time as more than the cap.  A throwaway solve first brings the
+lexicon into the page cache.
 
 Then each endgame is played out twice against a greedy opponent (best score; a pass when it has
 no move): (A) the player to move plays the solver's best move each turn (a new solve each turn,
@@ -44,9 +44,7 @@ from common import ROOT, machine, median_p90  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 from literaki_cli.analysis.stats import mean_ci  # noqa: E402
-from literaki_cli.endgame import search  # noqa: E402
-from literaki_cli.endgame.solver import PASSES_TO_END, EndgameResult, EndgameSolver  # noqa: E402
-from literaki_cli.engine import movegen  # noqa: E402
+from literaki_cli.endgame.solver import PASSES_TO_END, TIMED_TABLE_BITS, EndgameResult, EndgameSolver  # noqa: E402
 from literaki_cli.engine.board import Board  # noqa: E402
 from literaki_cli.engine.lexicon import Lexicon  # noqa: E402
 from literaki_cli.engine.move import Tile, rack_needs, take_from_rack  # noqa: E402
@@ -62,7 +60,7 @@ from literaki_cli.io.positionio import write_position  # noqa: E402
 GAMES_PER_POSITION = 20
 #: The slowest positions listed.
 SLOWEST = 5
-#: Node budget of the throwaway solve that loads the kernels (it goes through every kernel).
+#: Node budget of the throwaway solve that brings the lexicon into the page cache.
 WARM_UP_NODES = 20_000
 
 #: A move: the tiles laid and its score; None is a pass.
@@ -197,21 +195,6 @@ class SolverChooser:
         return None if result.best.is_pass else (result.best.tiles, result.best.score)
 
 
-# ----------------------------------------------------------------------------- the kernels
-
-
-def compiled_kernels() -> int:
-    """How many compiled versions the endgame and move-generator kernels hold (loaded or compiled):
-    a change while timing means a solve paid for a compile or a cache load."""
-    total = 0
-    for module in (search, movegen):
-        for value in vars(module).values():
-            overloads = getattr(value, "overloads", None)
-            if isinstance(overloads, dict):
-                total += len(overloads)
-    return total
-
-
 # ----------------------------------------------------------------------------- the report
 
 
@@ -288,13 +271,12 @@ def main() -> None:
           f"one core, cap {args.cap:g} s, keep {args.keep}, play-out A capped at {play_cap:g} s a solve",
           flush=True)  # fmt: skip
 
-    EndgameSolver(lexicon, variant).solve(endgames[0].board, endgames[0].racks, nodes=WARM_UP_NODES)  # the kernels
-    kernels = compiled_kernels()
+    EndgameSolver(lexicon, variant).solve(endgames[0].board, endgames[0].racks, nodes=WARM_UP_NODES)  # page cache
     rows = []
     for number, endgame in enumerate(endgames, 1):
-        solver = EndgameSolver(lexicon, variant)  # an empty table: each position from scratch
+        # an empty table: each position from scratch, as `solve --endgame` searches it
+        solver = EndgameSolver(lexicon, variant, table_bits=TIMED_TABLE_BITS)
         result, seconds = timed_solve(solver, endgame, args.cap, args.keep)
-        timed_kernels = compiled_kernels()
         solving = SolverChooser(solver, play_cap)
         play_started = time.perf_counter()
         greedy: Chooser = lambda board, rack, _other, _passes: greedy_move(generator, board, rack)  # noqa: E731
@@ -316,10 +298,6 @@ def main() -> None:
               f"{'exact' if result.exact else 'NOT exact'} ({result.depth} plies) value {result.value:+4d}; "
               f"A {solver_spread:+4d} ({solving.solves} solves, {play_seconds:.0f} s), B {greedy_spread:+4d}",
               flush=True)  # fmt: skip
-        if timed_kernels != kernels:
-            print(f"  warning: a kernel was compiled or loaded during the timed solve of game {endgame.game}")
-            kernels = timed_kernels
-        kernels = compiled_kernels()  # the play-outs may load the move generator's kernels: not timed
     report(rows, args.cap)
     if args.json:
         args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -8,7 +8,7 @@ taken the moment a move empties the bag with both racks holding 7 tiles); the sa
 the same positions, so the defaults are bench_endgame's battery's first 16.
 
 Per position, on one core (``threads=1``), each call with an emptied transposition table
-(``forget``), after a throwaway solve that loads the kernels:
+(``forget``), after a throwaway solve (the page cache):
 
   (a) the quick solve, ``solve(seconds=--quick, keep=1, line=False)``: its first move m, whether
       it was already exact, its time;
@@ -37,11 +37,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_endgame import WARM_UP_NODES, battery, compiled_kernels  # noqa: E402
+from bench_endgame import WARM_UP_NODES, battery  # noqa: E402
 from common import ROOT, machine  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from literaki_cli.endgame.solver import EndgameMove, EndgameSolver  # noqa: E402
+from literaki_cli.endgame.solver import TIMED_TABLE_BITS, EndgameMove, EndgameSolver  # noqa: E402
 from literaki_cli.engine.movegen import CELLS, LENGTH  # noqa: E402
 
 #: The target share of positions whose quick first move is exactly best.
@@ -69,6 +69,7 @@ def main() -> None:
     parser.add_argument("--quick", type=float, default=10.0, help="seconds of the quick solve")
     parser.add_argument("--long", type=float, default=120.0, help="seconds of the long solve and of value_of")
     parser.add_argument("--json", type=Path, default=None, help="write the per-position rows here")
+    parser.add_argument("--playout", action="store_true", help="value the depth limit by greedy playouts")
     args = parser.parse_args()
     if args.positions < 1:
         parser.error(f"--positions {args.positions}: at least 1")
@@ -80,11 +81,11 @@ def main() -> None:
     print(machine())
     lexicon, variant, generator, endgames, seconds = battery(args.lexicon, args.positions, args.seed)
     print(f"{len(endgames)} endgames from self-play (seed {args.seed}) in {seconds:.0f} s; "
-          f"one core, quick {args.quick:g} s, long {args.long:g} s, keep 1, no line", flush=True)  # fmt: skip
+          f"one core, quick {args.quick:g} s, long {args.long:g} s, keep 1, no line, "
+          f"{'playout' if args.playout else 'static'} leaves", flush=True)  # fmt: skip
 
-    solver = EndgameSolver(lexicon, variant, threads=1)
-    solver.solve(endgames[0].board, endgames[0].racks, nodes=WARM_UP_NODES)  # loads the kernels
-    kernels = compiled_kernels()
+    solver = EndgameSolver(lexicon, variant, threads=1, playout=args.playout, table_bits=TIMED_TABLE_BITS)
+    solver.solve(endgames[0].board, endgames[0].racks, nodes=WARM_UP_NODES)  # the page cache
     print(f"\n{'#':>3} {'game':>9} {'racks':15} {'quick move':22} {'q.ex':>4} {'q.s':>6} "
           f"{'long':>5} {'l.s':>6} {'V':>5} {'m':>5} {'(how)':9} best?")  # fmt: skip
     rows = []
@@ -134,9 +135,6 @@ def main() -> None:
         print(f"{number:3} {endgame.game:9} {rack_text:15} {move_text(m)[:22]:22} {'yes' if quick.exact else 'no':>4} "
               f"{quick.seconds:6.1f} {'exact' if long.exact else 'cut':>5} {long.seconds:6.1f} "
               f"{long.value:+5d} {value_text} {how:9} {verdict}", flush=True)  # fmt: skip
-        if compiled_kernels() != kernels:
-            print(f"    note: a kernel was compiled or loaded during game {endgame.game}")
-            kernels = compiled_kernels()
 
     checked = [r for r in rows if r["checked"]]
     best = [r for r in checked if r["best"]]

@@ -1,6 +1,6 @@
 """Batch mode: ``solve --batch`` and ``score --batch`` answer one position (or move) per input
 line with one JSON object per output line (JSON Lines), at engine speed: the lexicon, the
-leave values and the compiled kernels are loaded once for the whole input.
+leave values and the core's move generator are prepared once for the whole input.
 
 * Order: output line k answers the k-th non-blank input line, whatever the number of workers.
 * Streaming: each answer is written and flushed as soon as it and every answer before it are

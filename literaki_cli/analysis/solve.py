@@ -263,15 +263,15 @@ def solve(
     the best ``exchanges`` exchanges are offered while the bag allows one.  With
     ``fold_mirrors``, on an empty board whose layout is symmetric in the main diagonal each
     opening is listed once, across (8H): its mirror image down (H8) scores the same.
-    ``generator`` (for ``variant``, ``lexicon`` and ``popular``, its kernels loaded) saves
+    ``generator`` (for ``variant``, ``lexicon`` and ``popular``, prepared) saves
     making one: :class:`PositionSolver` keeps one for every position of a batch."""
     check_ranking(by)
     if generator is None:
         generator = MoveGenerator(lexicon, variant, popular=popular)
-        warm_up(generator)  # load the compiled kernels first, so the time below is generation alone
+        warm_up(generator)  # the core's copy of the graph first, so the time below is generation alone
     started = time.perf_counter()
     arrays = generator.generate(board, rack)
-    seconds = time.perf_counter() - started  # generation alone (the first lookup may still compile)
+    seconds = time.perf_counter() - started  # generation alone
     records = arrays.records
     leaves = equity.for_rack(rack, bag) if equity is not None else None
     leave_values = leaves.of_moves(records) if leaves is not None else np.zeros(len(arrays))
@@ -341,7 +341,7 @@ class PositionSolver:
         return kept[1]
 
     def generator(self, variant: Variant, popular: bool = False) -> MoveGenerator:
-        """The move generator for ``variant`` (its kernels loaded)."""
+        """The move generator for ``variant`` (prepared)."""
         kept = self._generators.get((id(variant), popular))
         if kept is None or kept[0] is not variant:
             generator = MoveGenerator(self.lexicon, variant, popular=popular)

@@ -1,7 +1,7 @@
 """``check-word``: is a word allowed, and if not, why; and which words extend it.
 
-Words are checked in batches (one compiled walk of the word graph per batch), so a stream of
-a million words costs a few seconds; a handful of words is checked without the compiler.
+Words are checked in batches (one walk of the word graph per batch, in the Rust core), so a
+stream of a million words costs a few seconds; a handful of words is checked in plain Python.
 """
 
 from __future__ import annotations

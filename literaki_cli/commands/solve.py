@@ -578,9 +578,10 @@ def _exchange_text(exchange) -> str:
 def _solve_endgame(racks: tuple[str, str], passes: int, lexicon, depth: int | None, seconds: float | None, keep: int,
                    json_out: bool, threads: int | None, seen: _Seen) -> None:  # fmt: skip
     from literaki_cli.analysis.lookahead import solve_endgame
-    from literaki_cli.endgame.solver import EndgameSolver, all_cores
+    from literaki_cli.endgame.solver import TIMED_TABLE_BITS, EndgameSolver, all_cores
 
-    solver = EndgameSolver(lexicon, seen.opened.position.variant, threads=threads or all_cores())
+    solver = EndgameSolver(lexicon, seen.opened.position.variant, threads=threads or all_cores(),
+                           table_bits=TIMED_TABLE_BITS)  # fmt: skip
     result, answer = solve_endgame(seen.opened, seen.rack, racks, passes, solver, depth, seconds, keep)
     _show_answer(answer, json_out, seen, lambda: _print_endgame(result, racks, passes),
                  result.interrupted and f"the best of the last complete search, {result.depth} plies deep")

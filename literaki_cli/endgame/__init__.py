@@ -1,1 +1,1 @@
-"""Exact endgames (bag empty): the compiled search and the solver that drives it."""
+"""Exact endgames (bag empty): the core's search and the solver that drives it."""

@@ -1,7 +1,7 @@
 """Exact endgames: the best move once the bag is empty, with its exact value and the principal
 variation (both sides' best play to the end of the game).
 
-:class:`EndgameSolver` deepens the compiled search (:mod:`literaki_cli.endgame.search`) one
+:class:`EndgameSolver` deepens the core's search (:mod:`literaki_cli.endgame.search`) one
 ply at a time until an iteration meets no depth limit anywhere: its values are then the game's
 own.  Each iteration orders the first moves by the values of the last, and the transposition
 table carries every node already solved from one iteration (and one solve) to the next.  The
@@ -55,8 +55,16 @@ PASSES_TO_END = 2 * PLAYERS
 PASS_WORD = "-"
 #: First moves given exact values unless asked otherwise.
 DEFAULT_KEEP = 5
-#: log2 of the transposition table's entries (2**21 entries: 44 MB).
+#: log2 of the transposition table's entries (2**21 entries: 48 MB): a solver whose searches
+#: have node budgets (the computer levels, the pre-endgame), which keeps its moves what they were
+#: and costs little to empty before each game.
 DEFAULT_TABLE_BITS = 21
+#: The same for a solver whose searches run for a time (``solve --endgame``, reviews, the board):
+#: 2**23 entries (200 MB, taken as the search reaches them).  At two million nodes a second a
+#: 10-second search fills the smaller table many times over; measured on the two 7-against-7
+#: endgames of bench_endgame.py's battery that were exact in 10-13 s: 10.9 and 12.7 s with 2**21
+#: entries, 9.7 and 8.2 s with 2**23 (the answers are the same: only the nodes differ).
+TIMED_TABLE_BITS = 23
 #: Pruned graphs a solver keeps (each a few hundred KB at most).
 PRUNED_KEPT = 32
 #: Seed of the hash keys (any fixed seed: the keys only need to differ).

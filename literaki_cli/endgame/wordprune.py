@@ -14,8 +14,8 @@ would belong to the word.  So the words of the endgame are, line by line,
 
 Every arc of the lexicon's graph that one of those words uses (each of its GADDAG paths, one
 per split, and its DAWG path) is kept, the others dropped, and the kept arcs written out as a
-new graph in the same format (:mod:`literaki_cli.engine.wordgraph`).  The kernels read it
-unchanged.  The pruned graph accepts a subset of the lexicon's words (no arc is added) and a
+new graph in the same format (:mod:`literaki_cli.engine.wordgraph`).  The move generator reads
+it unchanged.  The pruned graph accepts a subset of the lexicon's words (no arc is added) and a
 superset of the words above (all their arcs are kept), so every move of the endgame, and every
 cross-check, is what the whole lexicon gives: the search's values cannot change, and it walks
 a graph of a few thousand words instead of millions.  The idea is MAGPIE's (``word_prune.c``);

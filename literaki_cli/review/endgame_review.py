@@ -174,9 +174,10 @@ class EndgameReviewer:
     @property
     def solver(self) -> EndgameSolver:
         if self._solver is None:
-            from literaki_cli.endgame.solver import EndgameSolver, all_cores
+            from literaki_cli.endgame.solver import TIMED_TABLE_BITS, EndgameSolver, all_cores
 
-            self._solver = EndgameSolver(self.lexicon, self.variant, threads=self.threads or all_cores())
+            self._solver = EndgameSolver(self.lexicon, self.variant, threads=self.threads or all_cores(),
+                                         table_bits=TIMED_TABLE_BITS)  # fmt: skip
         return self._solver
 
     def _racks(self, position: TurnPosition) -> tuple[tuple[str, str] | None, str | None]:

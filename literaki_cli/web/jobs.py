@@ -1,8 +1,8 @@
 """The board's jobs: long work (:mod:`literaki_cli.web.jobwork`) run in processes of their own,
 which the page follows and cancels (docs/serve.md, "Jobs").
 
-Why processes: the move generator's kernels hold the interpreter lock, so a simulation in a
-thread of the server would slow every edit on the board; in a process of its own it runs on
+Why processes: the Python around the core's searches holds the interpreter lock, so a simulation
+in a thread of the server would slow every edit on the board; in a process of its own it runs on
 another core, and the server answers edits as fast as with nothing running.  Each job process
 is started by the first job that needs one (``spawn``: nothing of the server's threads is
 copied), keeps its lexicon between jobs, and runs one job at a time.

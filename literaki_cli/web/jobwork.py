@@ -177,11 +177,11 @@ class Workbench:
     def _endgame(self, work: Plan, report: Report) -> dict:
         """``solve --endgame --json --threads 1`` (a job is one core's work)."""
         from literaki_cli.analysis.lookahead import solve_endgame
-        from literaki_cli.endgame.solver import EndgameSolver
+        from literaki_cli.endgame.solver import TIMED_TABLE_BITS, EndgameSolver
 
         variant = work.opened.position.variant
         if variant.name not in self._solvers:
-            self._solvers[variant.name] = EndgameSolver(self.lexicon(), variant)
+            self._solvers[variant.name] = EndgameSolver(self.lexicon(), variant, table_bits=TIMED_TABLE_BITS)
         self._solvers[variant.name].forget()  # as the command searches: from an empty table
         return solve_endgame(work.opened, work.rack, work.racks, work.passes, self._solvers[variant.name], work.depth,
                              work.seconds, work.top)[1]  # fmt: skip

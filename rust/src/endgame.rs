@@ -91,18 +91,44 @@ pub struct Game<'a> {
 /// The transposition table, shared by the search threads without locks: an entry read while
 /// another thread writes it (the key of one write, the data of another) fails the key test, as
 /// a miss, because the key is stored XORed with a check of the data (lockless hashing).
+///
+/// Its memory is an anonymous map asked to be backed by huge pages (the probes land all over
+/// it: with 4 KB pages nearly each one also missed the TLB), zero until written, so a large
+/// table costs nothing until the search reaches its pages.
 pub struct Table {
-    entries: Vec<[AtomicU64; 3]>,
+    map: memmap2::MmapMut,
+    len: usize,
 }
 
 impl Table {
     /// A table of 2**bits entries (24 bytes each).
     pub fn new(bits: u32) -> Table {
-        Table { entries: (0..1usize << bits).map(|_| Default::default()).collect() }
+        let len = 1usize << bits;
+        let map =
+            memmap2::MmapMut::map_anon(len * std::mem::size_of::<[AtomicU64; 3]>()).expect("memory for the table");
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage); // only advice: small pages work the same
+        Table { map, len }
     }
 
+    fn entries(&self) -> &[[AtomicU64; 3]] {
+        // SAFETY: the map holds `len` entries of three 64-bit words, zeroed (a valid AtomicU64),
+        // page-aligned; every access after this goes through the atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const [AtomicU64; 3], self.len) }
+    }
+
+    /// Empty every entry: the pages given back at once where the system can (Linux: a private
+    /// anonymous map reads back as zeros), else each word written.
     pub fn clear(&self) {
-        for entry in &self.entries {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: the map is private and anonymous, so its dropped pages read back as zeros,
+            // a valid word of every entry (an empty one); the entries are only read as atomics.
+            if unsafe { self.map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) }.is_ok() {
+                return;
+            }
+        }
+        for entry in self.entries() {
             for word in entry {
                 word.store(0, Relaxed);
             }
@@ -110,7 +136,11 @@ impl Table {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key & (self.entries.len() as u64 - 1)) as usize
+        (key & (self.len as u64 - 1)) as usize
+    }
+
+    fn entry(&self, slot: usize) -> &[AtomicU64; 3] {
+        &self.entries()[slot]
     }
 }
 
@@ -536,10 +566,11 @@ fn move_bits(rec: &Record, offsets: &[i64; RACK_SLOTS]) -> i64 {
     rack_bits(&counts, offsets)
 }
 
-/// Moves with what the search reads of each: the nodes of the current line, one list after
-/// another (or the root position's placements of one side).
-#[derive(Default)]
-struct NodeLists {
+/// Every move a search holds, with what it reads of each, made once (by the root's generation or
+/// a node's) and never copied: the node lists hold their indexes.  Index 0 is the pass; then the
+/// first moves of the search and the root position's placements of both sides; then, as a stack,
+/// the moves the nodes on the current line generated (a finished node's are dropped).
+struct MoveStore {
     records: Vec<Record>,
     /// `words` bits a move: its footprint
     prints: Vec<u64>,
@@ -547,81 +578,116 @@ struct NodeLists {
     tiles: Vec<i64>,
     gains: Vec<i64>,
     hashes: Vec<i64>,
+}
+
+/// The store's index of the pass.
+const PASS_INDEX: u32 = 0;
+
+impl MoveStore {
+    fn new(words: usize, capacity: usize) -> MoveStore {
+        let mut store = MoveStore {
+            records: Vec::with_capacity(capacity),
+            prints: Vec::with_capacity(capacity * words),
+            words,
+            tiles: Vec::with_capacity(capacity),
+            gains: Vec::with_capacity(capacity),
+            hashes: Vec::with_capacity(capacity),
+        };
+        // the pass: no tiles, no footprint, hash 0
+        store.records.push([0; movegen::RECORD_WIDTH]);
+        store.prints.resize(words, 0);
+        store.tiles.push(0);
+        store.gains.push(0);
+        store.hashes.push(0);
+        store
+    }
+
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn print(&self, m: u32) -> &[u64] {
+        let m = m as usize;
+        &self.prints[m * self.words..(m + 1) * self.words]
+    }
+
+    /// Add `rec` with what the search reads of it on the board of `position`; returns its index.
+    fn add(&mut self, game: &Game, position: &Position, rec: &Record, offsets: &[i64; RACK_SLOTS]) -> u32 {
+        let at = self.records.len();
+        self.records.push(*rec);
+        self.prints.resize((at + 1) * self.words, 0);
+        position.footprint(rec, &mut self.prints[at * self.words..]);
+        self.tiles.push(move_bits(rec, offsets));
+        self.gains.push(move_gain(rec, game.slot_value));
+        self.hashes.push(move_hash(game, position.cols(), rec));
+        at as u32
+    }
+
+    /// Drop the moves from index `len` on.
+    fn truncate(&mut self, len: usize) {
+        self.records.truncate(len);
+        self.prints.truncate(len * self.words);
+        self.tiles.truncate(len);
+        self.gains.truncate(len);
+        self.hashes.truncate(len);
+    }
+
+    fn table_move(&self, m: u32) -> i64 {
+        table_move(&self.records[m as usize], self.hashes[m as usize])
+    }
+}
+
+/// The nodes of the current line, one list after another: each entry a move of the store, its
+/// order key at the node, and the order the node tries its moves in (indexes in its list).
+#[derive(Default)]
+struct NodeLists {
+    moves: Vec<u32>,
     keys: Vec<i64>,
     order: Vec<usize>,
 }
 
 impl NodeLists {
-    fn new(size: usize, words: usize) -> NodeLists {
-        let mut lists = NodeLists { words, ..Default::default() };
+    fn new(size: usize) -> NodeLists {
+        let mut lists = NodeLists::default();
         lists.grow(size);
         lists
     }
 
     /// Room for `needed` moves (twice that when it must grow), contents kept.
     fn grow(&mut self, needed: usize) {
-        if needed <= self.records.len() {
+        if needed <= self.moves.len() {
             return;
         }
-        let size = if self.records.is_empty() { needed } else { 2 * needed };
-        self.records.resize(size, [0; movegen::RECORD_WIDTH]);
-        self.prints.resize(size * self.words, 0);
-        self.tiles.resize(size, 0);
-        self.gains.resize(size, 0);
-        self.hashes.resize(size, 0);
+        let size = if self.moves.is_empty() { needed } else { 2 * needed };
+        self.moves.resize(size, PASS_INDEX);
         self.keys.resize(size, 0);
         self.order.resize(size, 0);
     }
 
-    fn print(&self, at: usize) -> &[u64] {
-        &self.prints[at * self.words..(at + 1) * self.words]
-    }
-
-    /// Fill in what the search reads of the move `records[at]` on the board of `position`.
-    fn describe(&mut self, game: &Game, position: &Position, at: usize, offsets: &[i64; RACK_SLOTS]) {
-        let rec = self.records[at];
-        let print = &mut self.prints[at * self.words..(at + 1) * self.words];
-        print.fill(0);
-        position.footprint(&rec, print);
-        self.tiles[at] = move_bits(&rec, offsets);
-        self.gains[at] = move_gain(&rec, game.slot_value);
-        self.hashes[at] = move_hash(game, position.cols(), &rec);
-    }
-
-    /// Copy entry `from` of `source` (None: these lists) to entry `at`.
-    fn copy_entry(&mut self, source: Option<&NodeLists>, from: usize, at: usize) {
-        let words = self.words;
-        match source {
-            Some(base) => {
-                self.records[at] = base.records[from];
-                self.prints[at * words..(at + 1) * words].copy_from_slice(base.print(from));
-                self.tiles[at] = base.tiles[from];
-                self.gains[at] = base.gains[from];
-                self.hashes[at] = base.hashes[from];
-            }
-            None => {
-                self.records[at] = self.records[from];
-                self.prints.copy_within(from * words..(from + 1) * words, at * words);
-                self.tiles[at] = self.tiles[from];
-                self.gains[at] = self.gains[from];
-                self.hashes[at] = self.hashes[from];
-            }
-        }
-    }
-
     /// Where the table's move `wanted` is among a node's moves `first` to `count - 1` (its list
     /// from `start`).
-    fn find_move(&self, start: usize, first: usize, count: usize, wanted: i64) -> Option<usize> {
-        (first..count).find(|&i| table_move(&self.records[start + i], self.hashes[start + i]) == wanted)
+    fn find_move(&self, store: &MoveStore, start: usize, first: usize, count: usize, wanted: i64) -> Option<usize> {
+        (first..count).find(|&i| store.table_move(self.moves[start + i]) == wanted)
     }
 
     /// The order keys of a node's moves `first` to `count - 1` (its list from `start`), each in
     /// its own place of the order to begin with (`pick_next` orders them).
-    fn order_from(&mut self, history: &[i64], start: usize, first: usize, count: usize, mine: i64, their_value: i64) {
+    #[allow(clippy::too_many_arguments)]
+    fn order_from(
+        &mut self,
+        store: &MoveStore,
+        history: &[i64],
+        start: usize,
+        first: usize,
+        count: usize,
+        mine: i64,
+        their_value: i64,
+    ) {
         for i in first..count {
             let at = start + i;
-            let seen = history[history_entry(self.hashes[at])];
-            self.keys[at] = order_key(&self.records[at], self.gains[at], seen, mine, their_value);
+            let m = self.moves[at] as usize;
+            let seen = history[history_entry(store.hashes[m])];
+            self.keys[at] = order_key(&store.records[m], store.gains[m], seen, mine, their_value);
             self.order[at] = i;
         }
     }
@@ -790,6 +856,8 @@ struct Frame {
     since: usize,
     /// its new moves are not generated yet
     pending: bool,
+    /// the store's length when the node was entered (its own moves come after)
+    store_len: usize,
 }
 
 /// The search loop's steps: enter a node, try its next move, take a child's value.
@@ -835,26 +903,25 @@ impl<'a> Searcher<'a> {
         self.position.key ^ self.game.keys.side[side] ^ self.game.keys.pass[passes as usize]
     }
 
-    /// Every placement of `side` on the board of the search's root, described: a later node
-    /// keeps those its rack allows and no tile laid since has touched, and generates only the
-    /// rest.
-    fn first_moves(&mut self, side: usize, offsets: &[i64; RACK_SLOTS], words: usize) -> NodeLists {
-        let records = self.position.generate(&self.game, side);
-        let mut lists = NodeLists::new(records.len(), words);
-        for (i, rec) in records.into_iter().enumerate() {
-            lists.records[i] = rec;
-            lists.describe(&self.game, self.position, i, offsets);
+    /// Every placement of `side` on the board of the search's root, added to the store: a later
+    /// node keeps those its rack allows and no tile laid since has touched, and generates only
+    /// the rest.  Returns where they are in the store (from, count).
+    fn first_moves(&mut self, store: &mut MoveStore, side: usize, offsets: &[i64; RACK_SLOTS]) -> (usize, usize) {
+        let from = store.len();
+        for rec in self.position.generate(&self.game, side) {
+            store.add(&self.game, self.position, &rec, offsets);
         }
-        lists
+        (from, store.len() - from)
     }
 
     /// Append to a node's list (`n` moves from `start`) the moves generated along the lines that
-    /// the tiles `placed[since..until]` changed and that reach one of them, then the pass;
+    /// the tiles `placed` changed and that reach one of them (added to the store), then the pass;
     /// returns the node's count of moves.
     #[allow(clippy::too_many_arguments)]
     fn add_new_moves(
         &mut self,
         side: usize,
+        store: &mut MoveStore,
         lists: &mut NodeLists,
         start: usize,
         mut n: usize,
@@ -872,13 +939,11 @@ impl<'a> Searcher<'a> {
         lists.grow(start + n + records.len() + 1);
         for rec in &records {
             if self.position.touches(rec, recent) {
-                lists.records[start + n] = *rec;
-                lists.describe(&self.game, self.position, start + n, offsets);
+                lists.moves[start + n] = store.add(&self.game, self.position, rec, offsets);
                 n += 1;
             }
         }
-        lists.records[start + n] = [0; movegen::RECORD_WIDTH]; // the pass
-        lists.hashes[start + n] = 0;
+        lists.moves[start + n] = PASS_INDEX;
         n + 1
     }
 
@@ -901,13 +966,17 @@ impl<'a> Searcher<'a> {
         let n_root = root.moves.len();
         let (rows, cols) = (self.position.rows(), self.position.cols());
         let words = (rows * cols).div_ceil(64);
-        let mut lists = NodeLists::new((4 * n_root).max(4096), words);
-        lists.records[..n_root].copy_from_slice(root.moves);
-        lists.order[..n_root].copy_from_slice(root.order);
         let mut f = vec![Frame::default(); MAX_PLY + 1];
         let mut top = vec![-INFINITY; keep]; // the root's best values so far, highest first
         let offsets = rack_fields(&self.position.racks);
-        let first = [self.first_moves(0, &offsets[0], words), self.first_moves(1, &offsets[1], words)];
+        let mut store = MoveStore::new(words, (4 * n_root).max(4096));
+        let mut lists = NodeLists::new((4 * n_root).max(4096));
+        for (i, rec) in root.moves.iter().enumerate() {
+            let pass = rec[LENGTH] == 0;
+            lists.moves[i] = if pass { PASS_INDEX } else { store.add(&self.game, self.position, rec, &offsets[side]) };
+        }
+        lists.order[..n_root].copy_from_slice(root.order);
+        let first = [self.first_moves(&mut store, 0, &offsets[0]), self.first_moves(&mut store, 1, &offsets[1])];
         let mut placed_squares: Vec<usize> = Vec::with_capacity(rows * cols); // tiles laid since the root
         let mut recent = vec![0u64; words]; // the squares laid since a node's base (scratch)
 
@@ -941,7 +1010,7 @@ impl<'a> Searcher<'a> {
                     let key = self.node_key(s, f[p].passes);
                     let slot = self.table.slot(key);
                     let mut wanted = NO_MOVE;
-                    let entry = &self.table.entries[slot];
+                    let entry = self.table.entry(slot);
                     let (stored_key, value, data) =
                         (entry[0].load(Relaxed), entry[1].load(Relaxed) as i64, entry[2].load(Relaxed));
                     if stored_key ^ entry_check(value, data) == key {
@@ -971,8 +1040,7 @@ impl<'a> Searcher<'a> {
                     // The moves that stand, from the base list.
                     let start = f[p - 1].start + f[p - 1].count;
                     f[p].placed = placed_squares.len();
-                    let (base_from, mut base_count) =
-                        if p >= 3 { (f[p - 2].start, f[p - 2].count) } else { (0, first[s].records.len()) };
+                    let (base_from, mut base_count) = if p >= 3 { (f[p - 2].start, f[p - 2].count) } else { first[s] };
                     if p >= 3 {
                         if f[p - 2].pending {
                             // it holds its base's moves that stand, no pass yet
@@ -984,23 +1052,24 @@ impl<'a> Searcher<'a> {
                     } else {
                         f[p].since = 0;
                     }
+                    f[p].store_len = store.len();
                     lists.grow(start + base_count + 1);
                     recent_squares(&mut recent, &placed_squares[f[p].since..]);
                     let rack = rack_bits(&self.position.racks[s], &offsets[s]);
-                    let base = if p >= 3 { None } else { Some(&first[s]) };
                     let mut n = 0;
                     for i in base_from..base_from + base_count {
-                        let source = base.unwrap_or(&lists);
-                        if source.tiles[i] & !rack != 0 || source.print(i).iter().zip(&recent).any(|(a, b)| a & b != 0)
-                        {
+                        // the base: a list of the line (p >= 3), or the root's placements in the store
+                        let m = if p >= 3 { lists.moves[i] } else { i as u32 };
+                        let (tiles, print) = (store.tiles[m as usize], store.print(m));
+                        if tiles & !rack != 0 || print.iter().zip(&recent).any(|(a, b)| a & b != 0) {
                             continue;
                         }
-                        lists.copy_entry(base, i, start + n);
+                        lists.moves[start + n] = m;
                         n += 1;
                     }
                     let mut remembered = None;
                     if wanted >= 0 {
-                        remembered = lists.find_move(start, 0, n, wanted);
+                        remembered = lists.find_move(&store, start, 0, n, wanted);
                     }
                     f[p].start = start;
                     f[p].pending = n > 0 && (wanted == NO_MOVE || remembered.is_some()) && f[p].depth <= LAZY_DEPTH;
@@ -1010,6 +1079,7 @@ impl<'a> Searcher<'a> {
                         let since = f[p].since;
                         f[p].count = self.add_new_moves(
                             s,
+                            &mut store,
                             &mut lists,
                             start,
                             n,
@@ -1020,10 +1090,10 @@ impl<'a> Searcher<'a> {
                         if wanted == PASS_MOVE {
                             remembered = Some(f[p].count - 1);
                         } else if wanted >= 0 && remembered.is_none() {
-                            remembered = lists.find_move(start, n, f[p].count, wanted);
+                            remembered = lists.find_move(&store, start, n, f[p].count, wanted);
                         }
                     }
-                    lists.order_from(&self.counters.history, start, 0, f[p].count, f[p].mine, f[p].their_value);
+                    lists.order_from(&store, &self.counters.history, start, 0, f[p].count, f[p].mine, f[p].their_value);
                     if !f[p].pending {
                         lists.keys[start + f[p].count - 1] = -INFINITY; // the pass, last
                     }
@@ -1043,6 +1113,7 @@ impl<'a> Searcher<'a> {
                         let (n, start, since, until) = (f[p].count, f[p].start, f[p].since, f[p].placed);
                         f[p].count = self.add_new_moves(
                             f[p].side,
+                            &mut store,
                             &mut lists,
                             start,
                             n,
@@ -1050,7 +1121,15 @@ impl<'a> Searcher<'a> {
                             &mut recent,
                             &offsets[f[p].side],
                         );
-                        lists.order_from(&self.counters.history, start, n, f[p].count, f[p].mine, f[p].their_value);
+                        lists.order_from(
+                            &store,
+                            &self.counters.history,
+                            start,
+                            n,
+                            f[p].count,
+                            f[p].mine,
+                            f[p].their_value,
+                        );
                         lists.keys[start + f[p].count - 1] = -INFINITY;
                         f[p].pending = false;
                     }
@@ -1067,10 +1146,10 @@ impl<'a> Searcher<'a> {
                             EXACT
                         };
                         let stored = if self.counters.horizon == fr.horizon { SOLVED } else { fr.depth };
-                        let at = fr.start + fr.best_move;
-                        let best_move = table_move(&lists.records[at], lists.hashes[at]);
+                        let best_move = store.table_move(lists.moves[fr.start + fr.best_move]);
+                        store.truncate(fr.store_len); // the moves this node generated
                         let data = entry_data(flag, stored, best_move);
-                        let entry = &self.table.entries[fr.slot];
+                        let entry = self.table.entry(fr.slot);
                         entry[0].store(fr.key ^ entry_check(fr.best, data), Relaxed);
                         entry[1].store(fr.best as u64, Relaxed);
                         entry[2].store(data, Relaxed);
@@ -1091,7 +1170,7 @@ impl<'a> Searcher<'a> {
                     // A null window for every move after the first: only whether it beats alpha.
                     f[p].probe = f[p].next > 1 && f[p].alpha > -INFINITY && f[p].beta > f[p].alpha + 1;
                     let beta = if f[p].probe { f[p].alpha + 1 } else { f[p].beta };
-                    let rec = lists.records[f[p].start + j];
+                    let rec = store.records[lists.moves[f[p].start + j] as usize];
                     f[p].played = false;
                     let q = p + 1;
                     if rec[LENGTH] == 0 {
@@ -1149,7 +1228,7 @@ impl<'a> Searcher<'a> {
                         continue;
                     }
                     if f[p].played {
-                        let rec = lists.records[f[p].start + f[p].move_index];
+                        let rec = store.records[lists.moves[f[p].start + f[p].move_index] as usize];
                         self.position.take_back(&self.game, f[p].side, &rec);
                         track(&rec, cols, &mut placed_squares, false);
                         f[p].played = false;
@@ -1178,8 +1257,9 @@ impl<'a> Searcher<'a> {
                                 f[p].pending = false; // cut: no other move can change the parent's choice
                                 f[p].next = f[p].count;
                                 let at = f[p].start + f[p].move_index;
-                                if lists.records[at][LENGTH] > 0 {
-                                    self.counters.history[history_entry(lists.hashes[at])] += f[p].depth * f[p].depth;
+                                let m = lists.moves[at] as usize;
+                                if store.records[m][LENGTH] > 0 {
+                                    self.counters.history[history_entry(store.hashes[m])] += f[p].depth * f[p].depth;
                                 }
                             }
                         }
@@ -1190,7 +1270,7 @@ impl<'a> Searcher<'a> {
         // Out of time: take back every move still on the board.
         for frame in f[..=p].iter_mut().rev() {
             if frame.played {
-                let rec = lists.records[frame.start + frame.move_index];
+                let rec = store.records[lists.moves[frame.start + frame.move_index] as usize];
                 self.position.take_back(&self.game, frame.side, &rec);
                 frame.played = false;
             }
@@ -1308,7 +1388,7 @@ mod tests {
                 rules.new_value[square * CODE_SPACE + letter] = letter as i64;
             }
         }
-        rules
+        rules.classify()
     }
 
     /// A few words of letters 1..=5, their DAWG and GADDAG in one graph: (words, gaddag, dawg).
@@ -1321,6 +1401,38 @@ mod tests {
         let dawg = builder.add_words(&buffer).unwrap() as usize;
         let gaddag = builder.add_gaddag(&buffer).unwrap() as usize;
         (graph_words(&builder.result()), gaddag, dawg)
+    }
+
+    /// What a test's `Game` borrows: the graph, the rules of `rules()`, keys, slot values 1..=5.
+    struct Fixture {
+        words: GraphWords,
+        gaddag_root: usize,
+        dawg_root: usize,
+        rules: Rules,
+        keys: Keys,
+        slot_value: [i64; RACK_SLOTS],
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            let (words, gaddag_root, dawg_root) = graph();
+            let mut slot_value = [0i64; RACK_SLOTS];
+            slot_value[1..=5].copy_from_slice(&[1, 2, 3, 4, 5]);
+            Fixture { words, gaddag_root, dawg_root, rules: rules(), keys: keys(25, 4), slot_value }
+        }
+
+        fn game(&self, playout: bool) -> Game<'_> {
+            Game {
+                kwg: Kwg { words: &self.words },
+                gaddag_root: self.gaddag_root,
+                dawg_root: self.dawg_root,
+                rules: &self.rules,
+                keys: &self.keys,
+                slot_value: &self.slot_value,
+                passes_to_end: 4,
+                playout,
+            }
+        }
     }
 
     fn keys(squares: usize, passes_to_end: usize) -> Keys {
@@ -1371,21 +1483,8 @@ mod tests {
 
     #[test]
     fn the_search_values_every_first_move_as_plain_negamax_does_and_restores_the_position() {
-        let (words, gaddag_root, dawg_root) = graph();
-        let rules = rules();
-        let keys = keys(25, 4);
-        let mut slot_value = [0i64; RACK_SLOTS];
-        slot_value[1..=5].copy_from_slice(&[1, 2, 3, 4, 5]);
-        let game = Game {
-            kwg: Kwg { words: &words },
-            gaddag_root,
-            dawg_root,
-            rules: &rules,
-            keys: &keys,
-            slot_value: &slot_value,
-            passes_to_end: 4,
-            playout: false,
-        };
+        let fixture = Fixture::new();
+        let game = fixture.game(false);
         let mut letters = vec![0u8; 25];
         letters[12] = 1; // a tile in the middle
         letters[13] = 2;
@@ -1436,20 +1535,8 @@ mod tests {
 
     #[test]
     fn a_lowered_limit_stops_the_search_and_the_board_is_restored() {
-        let (words, gaddag_root, dawg_root) = graph();
-        let rules = rules();
-        let keys = keys(25, 4);
-        let slot_value = [1i64; RACK_SLOTS];
-        let game = Game {
-            kwg: Kwg { words: &words },
-            gaddag_root,
-            dawg_root,
-            rules: &rules,
-            keys: &keys,
-            slot_value: &slot_value,
-            passes_to_end: 4,
-            playout: true,
-        };
+        let fixture = Fixture::new();
+        let game = fixture.game(true);
         let mut letters = vec![0u8; 25];
         letters[12] = 1;
         let mut position = Position::new(&game, &letters, &[false; 25], [rack(&[2, 3, 4, 1]), rack(&[5, 1, 2])]);
@@ -1478,5 +1565,16 @@ mod tests {
         );
         assert!(counters.aborted && counters.nodes == 6);
         assert_eq!(position.views[1].letters, before);
+    }
+
+    #[test]
+    fn a_cleared_table_holds_nothing() {
+        let table = Table::new(12);
+        table.entry(5)[0].store(7, Relaxed);
+        table.entry(4095)[2].store(9, Relaxed);
+        table.clear();
+        assert!(table.entries().iter().flatten().all(|word| word.load(Relaxed) == 0));
+        table.entry(5)[1].store(3, Relaxed);
+        assert_eq!(table.entry(5)[1].load(Relaxed), 3);
     }
 }
