@@ -102,8 +102,7 @@ def pruned_for(generator: MoveGenerator, board: Board, racks: tuple[str, str]):
     letters = np.ascontiguousarray(board.letters, dtype=np.int8)
     counts = np.stack([rack_counts(rack) for rack in racks])
     rules = generator.rules
-    graph, _ = endgame_graph(generator.graph, letters, np.ascontiguousarray(letters.T), counts, rules.min_word,
-                             rules.max_word)  # fmt: skip
+    graph, _ = endgame_graph(generator.graph, letters, counts, rules.min_word, rules.max_word)
     return graph
 
 

@@ -35,8 +35,8 @@ INFINITY = int(_core.ENDGAME_INFINITY)
 CLOCK_EVERY = int(_core.ENDGAME_CLOCK_EVERY)
 #: The most plies a search may go down (a game from an empty bag is far shorter: see the solver).
 MAX_PLY = int(_core.ENDGAME_MAX_PLY)
-#: Rack slots (slot 0: blanks) and the counts of one slot the keys cover.
-RACK_SLOTS, MAX_COUNT = 64, 16
+#: Rack slots (slot 0: blanks), and the counts of one slot the keys cover (the core's).
+RACK_SLOTS, MAX_COUNT = int(_core.RACK_SLOTS), int(_core.ENDGAME_MAX_COUNT)
 
 
 def endgame_rules(squares: int, slot_value: np.ndarray, passes_to_end: int, playout: bool,

@@ -175,7 +175,7 @@ class EndgameSolver:
         slot_value[0] = 0  # a blank counts nothing at the end
         board = variant.board
         self.rules = endgame_rules(board.rows * board.columns, slot_value, PASSES_TO_END, playout, KEY_SEED)
-        self._table = _core.EndgameTable(table_bits)
+        self._table = core_call(_core.EndgameTable, table_bits)
         #: the pruned graphs of the last endgames, by board and pool of tiles (:meth:`_pruned_graph`)
         self._pruned: OrderedDict[bytes, tuple] = OrderedDict()
 
@@ -272,8 +272,8 @@ class EndgameSolver:
         found = self._pruned.get(key)
         if found is None:
             rules = self.generator.rules
-            graph, words = wordprune.endgame_graph(self.generator.graph, letters, np.ascontiguousarray(letters.T),
-                                                   counts, rules.min_word, rules.max_word)  # fmt: skip
+            graph, words = wordprune.endgame_graph(self.generator.graph, letters, counts, rules.min_word,
+                                                   rules.max_word)  # fmt: skip
             found = self._pruned[key] = (self.generator.core_of(graph), words)
             if len(self._pruned) > PRUNED_KEPT:
                 self._pruned.popitem(last=False)

@@ -29,17 +29,17 @@ import numpy as np
 from literaki_cli.engine.movegen import LexiconGraph, core_call
 
 
-def endgame_graph(graph: LexiconGraph, across: np.ndarray, down: np.ndarray, racks: np.ndarray, min_word: int,
+def endgame_graph(graph: LexiconGraph, letters: np.ndarray, racks: np.ndarray, min_word: int,
                   max_word: int) -> tuple[LexiconGraph, int]:  # fmt: skip
-    """The graph of the words the endgame on the board ``across`` (its transposed view ``down``)
-    with the racks ``racks`` (counts by slot, one row a player) can form; returns it and how
-    many word placements it was built from."""
+    """The graph of the words the endgame on the board ``letters`` (letter codes, 0 empty) with the
+    racks ``racks`` (counts by slot, one row a player) can form; returns it and how many word
+    placements it was built from."""
     from literaki_cli import _core
 
+    across = np.ascontiguousarray(letters, dtype=np.uint8)
     pool = np.ascontiguousarray(racks.sum(axis=0), dtype=np.int64)
     arcs, gaddag_root, dawg_root, found = core_call(
         _core.endgame_graph, np.ascontiguousarray(graph.arcs, dtype=np.uint32), int(graph.gaddag_root),
-        int(graph.dawg_root), np.ascontiguousarray(across, dtype=np.uint8), np.ascontiguousarray(down, dtype=np.uint8),
-        pool, int(min_word), int(max_word),
+        int(graph.dawg_root), across, np.ascontiguousarray(across.T), pool, int(min_word), int(max_word),
     )  # fmt: skip
     return LexiconGraph(arcs, int(gaddag_root), int(dawg_root)), int(found)

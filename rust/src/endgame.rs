@@ -101,14 +101,13 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of 2**bits entries (24 bytes each).
-    pub fn new(bits: u32) -> Table {
+    /// A table of 2**bits entries (24 bytes each); an error when the system gives no such map.
+    pub fn new(bits: u32) -> std::io::Result<Table> {
         let len = 1usize << bits;
-        let map =
-            memmap2::MmapMut::map_anon(len * std::mem::size_of::<[AtomicU64; 3]>()).expect("memory for the table");
+        let map = memmap2::MmapMut::map_anon(len * std::mem::size_of::<[AtomicU64; 3]>())?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage); // only advice: small pages work the same
-        Table { map, len }
+        Ok(Table { map, len })
     }
 
     fn entries(&self) -> &[[AtomicU64; 3]] {
@@ -481,7 +480,7 @@ fn move_gain(rec: &Record, slot_value: &[i64; RACK_SLOTS]) -> i64 {
 /// The move a greedy player makes: the highest score plus what the move saves (going out: the
 /// opponent's leftovers twice; else the value of the tiles it lays), the most tiles on a tie,
 /// the first generated on a tie of both; None when there is none.
-pub fn greedy_move(records: &[Record], mine: i64, their_value: i64, slot_value: &[i64; RACK_SLOTS]) -> Option<usize> {
+fn greedy_move(records: &[Record], mine: i64, their_value: i64, slot_value: &[i64; RACK_SLOTS]) -> Option<usize> {
     let (mut best, mut best_key) = (None, -INFINITY);
     for (i, rec) in records.iter().enumerate() {
         let gain =
@@ -713,15 +712,13 @@ impl NodeLists {
 }
 
 /// The order to try `moves` in at a node (the last is the pass, tried last; the solver orders
-/// its first moves with it too): the table's move `remembered` first, then by `order_key`, ties
-/// in list order.
+/// its first moves with it too): by `order_key`, ties in list order.
 pub fn order_moves(
     game: &Game,
     cols: usize,
     moves: &[Record],
     mine: i64,
     their_value: i64,
-    remembered: Option<usize>,
     history: &[i64],
 ) -> Vec<usize> {
     let n = moves.len();
@@ -734,9 +731,6 @@ pub fn order_moves(
         .collect();
     if n > 0 {
         keys[n - 1] = -INFINITY;
-    }
-    if let Some(i) = remembered.filter(|&i| i < n) {
-        keys[i] = INFINITY << 10;
     }
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
@@ -1488,7 +1482,7 @@ mod tests {
         let mut letters = vec![0u8; 25];
         letters[12] = 1; // a tile in the middle
         letters[13] = 2;
-        let table = Table::new(10);
+        let table = Table::new(10).unwrap();
         for racks in [[rack(&[3, 4]), rack(&[5, 1])], [rack(&[2, 1, 5]), rack(&[3, 4])], [rack(&[0, 4]), rack(&[1])]] {
             let mut position = Position::new(&game, &letters, &[false; 25], racks);
             let before = (position.key, position.views[0].letters.clone(), position.racks);
@@ -1549,7 +1543,7 @@ mod tests {
         let limits = Limits::new(f64::INFINITY, 5.0);
         let mut searcher = Searcher {
             game,
-            table: &Table::new(8),
+            table: &Table::new(8).unwrap(),
             position: &mut position,
             counters: &mut counters,
             limits: &limits,
@@ -1569,7 +1563,7 @@ mod tests {
 
     #[test]
     fn a_cleared_table_holds_nothing() {
-        let table = Table::new(12);
+        let table = Table::new(12).unwrap();
         table.entry(5)[0].store(7, Relaxed);
         table.entry(4095)[2].store(9, Relaxed);
         table.clear();

@@ -81,7 +81,10 @@ impl EndgameTable {
         if !(1..=30).contains(&bits) {
             return Err(CoreError::new_err(format!("a table of 2**{bits} entries (1 to 30 bits)")));
         }
-        Ok(EndgameTable { table: py.detach(|| Table::new(bits)) })
+        let table = py.detach(|| Table::new(bits));
+        let table =
+            table.map_err(|e| CoreError::new_err(format!("no memory for a table of 2**{bits} entries: {e}")))?;
+        Ok(EndgameTable { table })
     }
 
     /// Forget every entry.
@@ -254,7 +257,7 @@ impl EndgameSearch {
         let (position, counters) = (&state.0, &state.1);
         let cols = position.views[0].cols;
         let (mine, their_value) = (position.rack_tiles(side), position.rack_value(&game, 1 - side));
-        let order = endgame::order_moves(&game, cols, &moves, mine, their_value, None, counters.history());
+        let order = endgame::order_moves(&game, cols, &moves, mine, their_value, counters.history());
         Ok(order.into_iter().map(|i| i as i64).collect::<Vec<_>>().into_pyarray(py))
     }
 
@@ -447,5 +450,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENDGAME_CLOCK_EVERY", endgame::CLOCK_EVERY)?;
     m.add("ENDGAME_MAX_PLY", MAX_PLY)?;
     m.add("ENDGAME_INFINITY", endgame::INFINITY)?;
+    m.add("ENDGAME_MAX_COUNT", MAX_COUNT)?;
+    m.add("RACK_SLOTS", RACK_SLOTS)?;
     Ok(())
 }
