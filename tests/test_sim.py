@@ -166,6 +166,31 @@ def test_the_last_leave_counts_for_whoever_moved_last(flowing_lexicon, variant):
     assert outcome.equity == pytest.approx(expected, abs=2e-3)  # solve rounds leave values to 0.001
 
 
+def test_a_rounds_rows_are_each_outcome_to_the_last_bit(flowing_lexicon, variant):
+    """Simulator.run takes the core's answers a column at a time; each row must be what
+    Simulator.outcome makes of its answer alone (equity, win, ply scores and bingos, NaN for the
+    plies not played), bit for bit, with games over and not over among them."""
+    import numpy as np
+
+    equity = Equity(open_leaves(), variant)
+    for sim in (start(variant, "aeiknst", scores=(7, 30)),
+                SimPosition(variant, Board.for_variant(variant), "ta", "źż", [], spread=-3)):  # fmt: skip
+        candidates = static_candidates(sim, flowing_lexicon, equity, 4)
+        for plies in (1, 2, 3):
+            simulator = Simulator(sim, flowing_lexicon, equity, open_win_model(), plies=plies, candidates=candidates)
+            iterations, active = list(range(6)), list(range(len(candidates)))
+            rows = simulator.run(iterations, active, seed=5)
+            answers = simulator.answers([draw_future(sim, 5, i) for i in iterations], active)
+            for i in iterations:
+                for j in active:
+                    outcome = simulator.outcome(answers[i, j])
+                    expected = [outcome.equity, outcome.win] + [np.nan] * (2 * plies)
+                    for k, (score, bingo) in enumerate(zip(outcome.ply_scores, outcome.ply_bingos, strict=True)):
+                        expected[2 + 2 * k: 4 + 2 * k] = [float(score), float(bingo)]
+                    bits = np.array(expected).view(np.uint64)  # NaN is numpy's one NaN on both sides
+                    assert np.array_equal(rows[i, j].view(np.uint64), bits), (plies, i, j, rows[i, j], expected)
+
+
 def test_json_schema_and_bad_options(capsys, bingo_lexicon, tmp_path):
     cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 KOTLINA/ 0/0 0"
     code, out, err = run_cli(capsys, "solve", cgp, "--sim", "--iterations", "40", "--candidates", "3", "--workers", "1",

@@ -194,10 +194,29 @@ class Simulator:
         """Iterations ``iterations`` for the candidates numbered ``active``: an array
         [iterations, candidates, columns] (see EQUITY_COL ...)."""
         answers = self.answers([draw_future(self.sim, seed, i) for i in iterations], active)
-        out = np.full((len(iterations), len(active), PLY_COLS + 2 * self.plies), np.nan)
-        for i in range(len(iterations)):
-            for j in range(len(active)):
-                out[i, j] = _outcome_row(self.outcome(answers[i, j]), self.plies)
+        return self.outcome_rows(answers.reshape(-1, answers.shape[-1])).reshape(len(iterations), len(active), -1)
+
+    def outcome_rows(self, answers: np.ndarray) -> np.ndarray:
+        """:meth:`outcome` of each answer (one per row) as a row (EQUITY_COL ...) of one array:
+        the columns taken whole, the win model asked only for the games not over, number by
+        number as :meth:`outcome` asks it (the same floats to the last bit)."""
+        out = np.full((answers.shape[0], PLY_COLS + 2 * self.plies), np.nan)
+        spread = answers[:, SPREAD].astype(np.float64)
+        out[:, EQUITY_COL] = spread
+        played = answers[:, PLAYED].astype(np.int64)
+        for k in range(self.plies):
+            ply = played > k
+            out[ply, PLY_COLS + 2 * k] = answers[ply, PLY_SCORES + 2 * k].astype(np.int64)
+            out[ply, PLY_COLS + 2 * k + 1] = answers[ply, PLY_SCORES + 2 * k + 1] != 0
+        final = self.sim.spread + spread
+        over = answers[:, OVER] != 0
+        out[over, WIN_COL] = np.where(final[over] > 0, 1.0, np.where(final[over] == 0, 0.5, 0.0))
+        probability = self.win_model.probability
+        for i in np.flatnonzero(~over).tolist():
+            row = answers[i]
+            mover_last = int(row[LAST]) == 0
+            p = float(probability(float(final[i] if mover_last else -final[i]), int(row[BAG_LEFT])))
+            out[i, WIN_COL] = p if mover_last else 1.0 - p
         return out
 
     def play(self, candidate: int, future: Future) -> Outcome:
@@ -259,16 +278,6 @@ def static_candidates(sim: SimPosition, lexicon: Lexicon, equity: Equity, count:
 
 #: Per iteration and candidate: equity, win, then the score and bingo (0/1) of each ply (NaN: not played).
 EQUITY_COL, WIN_COL, PLY_COLS = 0, 1, 2
-
-
-def _outcome_row(outcome: Outcome, plies: int) -> np.ndarray:
-    row = np.full(PLY_COLS + 2 * plies, np.nan)
-    row[EQUITY_COL] = outcome.equity
-    row[WIN_COL] = outcome.win
-    for k, (score, bingo) in enumerate(zip(outcome.ply_scores, outcome.ply_bingos, strict=True)):
-        row[PLY_COLS + 2 * k] = score
-        row[PLY_COLS + 2 * k + 1] = float(bingo)
-    return row
 
 
 def _run_round(simulator: Simulator, batch: list[int], active: list[int], seed: int, workers: int) -> np.ndarray:
