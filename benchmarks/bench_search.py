@@ -29,7 +29,10 @@ mean 445 -> 131 (x0.30), one blank 1,604 -> 433 (x0.27); sim 865 -> 2,907 candid
 (x3.36); self-play 52.8 -> 79.8 games/s (x1.51; per round x1.65); batch 455 -> 542 positions/s.
 Later (one walk a search, a hash index of the leave keys; 9 rounds of best, 3 of sim and
 self-play): best median 250.6 -> 69.4 us (x0.28; per round x0.26), mean x0.29 (x0.28), one blank
-x0.26 (x0.25); sim 922 -> 3,374 (x3.66); self-play 56.3 -> 104.4 games/s (x1.85).
+x0.26 (x0.25); sim 922 -> 3,374 (x3.66); self-play 56.3 -> 104.4 games/s (x1.85).  After issue
+41 and a simulation round's answers taken a column at a time (5 rounds of everything): best median
+217.0 -> 45.6 us (x0.21), mean 331.4 -> 79.6 (x0.24), one blank 1,192 -> 284 (x0.24); sim 1,199
+-> 5,143 (x4.29); self-play 72.0 -> 150.5 games/s (x2.09); batch 653 -> 978 positions/s.
 """
 
 from __future__ import annotations

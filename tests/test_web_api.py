@@ -85,6 +85,8 @@ def test_check_word_answers_what_check_word_json_prints(client, flowing_lexicon,
     ("/api/position", {"position": "{"}, ["JSON"]),
     ("/api/position", {"position": GAME, "turn": "x"}, ["give a turn number"]),
     ("/api/check-word", {"words": "kot"}, ["'words' must be a list of strings"]),
+    ("/api/solve", {"position": CGP.split(" var ")[0] + " var foo;"}, ["unknown variant 'foo'", "literki"]),
+    ("/api/position", {"position": CGP.split(" var ")[0] + " var foo;"}, ["unknown variant 'foo'"]),
 ])  # fmt: skip
 def test_bad_input_is_a_400_with_the_commands_message(client, path, body, words):
     response = client.post(path, json=body)

@@ -156,6 +156,7 @@ def test_a_job_whose_page_went_away_is_cancelled(flowing_lexicon):
     ({"kind": "endgame", "position": CGP}, "needs an empty bag"),
     ({"kind": "endgame", "position": ENDGAME, "time": -1}, "'time' must be seconds"),
     ({"kind": "endgame", "position": ENDGAME, "time": 10_000}, "'time' must be seconds"),
+    ({"kind": "endgame", "position": ENDGAME, "time": 130}, "up to 120,"),  # docs/serve.md: at most 120
     ({"kind": "analyze", "game": ""}, "'game' is empty"),
     ({"kind": "analyze", "game": "nonsense line\n"}, "game:1"),
     ({"kind": "analyze", "game": GAME, "endgame_time": True}, "'endgame_time' must be"),

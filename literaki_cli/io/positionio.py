@@ -23,7 +23,7 @@ from literaki_cli.engine.coords import COLUMN_LETTERS
 from literaki_cli.engine.position import Position, normalize_rack
 from literaki_cli.engine.variant import Variant, load_variant
 from literaki_cli.errors import InputError
-from literaki_cli.inputs import dumps_json
+from literaki_cli.inputs import dumps_json, shown
 
 FORMATS = ("text", "cgp", "json")
 _EMPTY_CELLS = frozenset(".-_·")
@@ -252,6 +252,9 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
         name = opcodes.get(key, "").lower()
         if name in builtin_variants():
             return load_variant(name)
+    if opcodes.get("var"):  # a variant named and not known is never read as another (bdn: other tools' board names)
+        raise InputError(f"{source}: unknown variant {shown(opcodes['var'], 40)} in the CGP's var opcode; choose one of: "
+                         f"{', '.join(builtin_variants())} (or give its rules file with --rules)")  # fmt: skip
     first_row = board_field.split("/")[0]
     width = sum(_cgp_run(t, f"{source}: CGP row 1") if t[0] in "0123456789" else 1
                 for t in re.findall(r"[0-9]+|.", first_row))  # fmt: skip

@@ -91,7 +91,8 @@ def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
         settings.check()
         return Plan(SIM, opened, rack, settings)
     racks, passes = endgame_start(opened.position, rack)
-    seconds = _seconds(body, "time", min(DEFAULT_ENDGAME_SECONDS, cap_seconds), cap_seconds)
+    high = min(MAX_ENDGAME_SECONDS, cap_seconds)  # the search's time: the job's cap leaves room for its setup
+    seconds = _seconds(body, "time", min(DEFAULT_ENDGAME_SECONDS, high), high)
     depth = _whole(body, "depth", None, 1, 1000)
     return Plan(ENDGAME, opened, rack, racks=racks, passes=passes, seconds=seconds, depth=depth,
                 top=_whole(body, "top", DEFAULT_KEEP, 1, 1000))  # fmt: skip
