@@ -191,5 +191,172 @@ def test_a_short_simulation_fills_its_table_and_a_long_one_is_cancelled(page):
     page.wait_for_selector("#sim tbody tr", timeout=60_000)  # a round came
     page.click("#job-cancel")
     page.wait_for_function("document.getElementById('job-status').dataset.state === 'cancelled'", timeout=30_000)
+    assert page.inner_text("#job-status") == "Przerwano"  # said once, not "Przerwano (Przerwano)"
     assert page.query_selector_all("#sim tbody tr")
     assert not page.is_disabled("#sim-start")
+
+
+# --------------------------------------------------------------------------- issue 42: the page a player keeps open
+
+
+def open_page(browser, url: str, **context):
+    """A page of its own browser context (its own storage), ready; with the JavaScript errors it
+    meets collected in ``page.errors``."""
+    opened = browser.new_context(bypass_csp=True, **context).new_page()
+    opened.errors = []
+    opened.on("pageerror", lambda error: opened.errors.append(str(error)))
+    opened.goto(url)
+    opened.wait_for_selector("body[data-ready=true]")
+    return opened
+
+
+def answered(page) -> None:
+    """Wait until the answers of the page's last edit are all shown."""
+    page.wait_for_function("document.body.dataset.answered && Number(document.body.dataset.answered) >= 1")
+    page.wait_for_timeout(150)  # an edit's answer is asked 120 ms after it
+    page.wait_for_function("""() => { const n = document.body.dataset.answered;
+        return new Promise((done) => setTimeout(() => done(document.body.dataset.answered === n), 300)); }""")
+
+
+def board_letters(page) -> str:
+    return "".join(page.get_attribute(f"[data-square={c}{r}]", "data-letter") or "."
+                   for r in range(1, 16) for c in "abcdefghijklmno")  # fmt: skip
+
+
+def no_sideways_scroll(page) -> None:
+    width, window = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= window, f"the page is {width} px wide in a {window} px window"
+
+
+def test_the_review_chart_shows_with_its_scale_and_legend(page):
+    page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)
+    shown = page.evaluate("""() => { const svg = document.getElementById('chart');
+        const box = svg.getBoundingClientRect(); return [getComputedStyle(svg).display, box.width, box.height]; }""")
+    assert shown[0] != "none" and shown[1] > 300 and shown[2] > 80, shown
+    ticks = page.eval_on_selector_all("#chart text.tick.y", "els => els.map(e => e.textContent)")
+    assert "0" in ticks and any(t.startswith("+") for t in ticks) and any(t.startswith("-") for t in ticks)
+    assert page.eval_on_selector_all("#chart text.tick.x", "els => els.map(e => e.textContent)")[0] == "1"
+    legend = page.eval_on_selector_all("#chart text.legend", "els => els.map(e => e.textContent)")
+    assert legend == ["różnica punktów (gracz 1 − gracz 2)", "strata wartości: gracz 1", "strata wartości: gracz 2"]
+    boxes = page.eval_on_selector_all("#chart text.legend", "els => els.map(e => [e.getBBox().x, e.getBBox().width])")
+    assert all(a[0] + a[1] < b[0] for a, b in zip(boxes, boxes[1:], strict=False)), boxes  # side by side
+    page.click("#chart circle[data-turn='5']")
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '5'")
+
+
+def test_the_unseen_tiles_are_not_a_stale_count_while_the_position_is_wrong(page):
+    type_example_board(page)
+    page.fill("input[name=rack]", "kotaeis")
+    first_row(page)
+    assert page.get_attribute("#unseen", "data-bag") != ""
+    page.fill("input[name=rack]", "źźź")
+    page.wait_for_function("document.getElementById('problems').textContent.length > 0")
+    page.wait_for_function("document.getElementById('unseen').dataset.bag === ''")
+    assert not any(ch.isdigit() for ch in page.inner_text("#unseen"))  # no count of another position
+
+
+def test_a_link_reopens_the_position_and_a_reload_keeps_it(browser, server):
+    first = open_page(browser, server)
+    type_example_board(first)
+    first.fill("input[name=rack]", "kotaeis")
+    row = first_row(first)
+    answered(first)
+    first.click("#share")
+    first.wait_for_function("document.getElementById('out-status').dataset.link")
+    link = first.get_attribute("#out-status", "data-link")
+    assert link == first.url and "#cgp=" in link
+    letters = board_letters(first)
+    first.reload()
+    first.wait_for_selector("body[data-ready=true]")
+    assert board_letters(first) == letters and first_row(first) == row
+    other = open_page(browser, link)  # a new browser context: nothing of the first page's storage
+    assert board_letters(other) == letters
+    assert other.input_value("input[name=rack]") == "KOTAEIS"
+    assert first_row(other) == row
+    fresh = open_page(browser, server)  # no link, no storage: an empty board
+    assert set(board_letters(fresh)) == {"."}
+    for opened in (first, other, fresh):
+        assert opened.errors == []
+        opened.context.close()
+
+
+def test_a_pasted_cgp_or_board_text_opens_with_solves_best_move(page, flowing_lexicon, capsys):
+    cgp = (EXAMPLES / "game.cgp").read_text(encoding="utf-8")
+    page.evaluate("""text => { const data = new DataTransfer(); data.setData('text/plain', text);
+        document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true })); }""", cgp)
+    row = first_row(page)
+    code, out, err = run_cli(capsys, "solve", str(EXAMPLES / "game.cgp"), "--json", "--lexicon",
+                             str(flowing_lexicon.path))  # fmt: skip
+    best = json.loads(out)["moves"][0]
+    assert row[:4] == ["1", best["coord"], best["display"], str(best["score"])]
+    page.click("#undo")  # the paste is one edit
+    page.wait_for_function("document.querySelectorAll(\"[data-letter]:not([data-letter=''])\").length === 0")
+    page.fill("#paste", (EXAMPLES / "board.txt").read_text(encoding="utf-8"))
+    page.click("#paste-open")
+    page.wait_for_function("document.querySelector('[data-square=h8]').dataset.letter === 'Ó'")
+    assert page.input_value("#paste") == ""
+
+
+def test_a_pasted_game_record_opens_to_step_through(page):
+    page.fill("#paste", (EXAMPLES / "simulated-game.gcg").read_text(encoding="utf-8"))
+    page.click("#paste-open")
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
+    assert "simulated" not in page.inner_text("#game-name") and "—" in page.inner_text("#game-name")
+
+
+def test_bad_pasted_text_says_why_and_leaves_the_board(page):
+    type_example_board(page)
+    letters = board_letters(page)
+    for bad, said in (("15/15 ABC/ 0/0 0", "unexpected character"),
+                      ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 KOT/ 0/0 0 var foo;", "unknown variant 'foo'")):
+        page.evaluate("document.getElementById('problems').textContent = ''")
+        page.fill("#paste", bad)
+        page.click("#paste-open")
+        page.wait_for_function("document.getElementById('problems').textContent.length > 0")
+        message = page.inner_text("#problems")
+        assert said in message and "\n" not in message, message
+        assert board_letters(page) == letters
+        assert page.input_value("#paste") == bad  # kept, to be corrected
+
+
+def test_ctrl_z_and_ctrl_y_take_the_board_back_and_forth(page):
+    type_example_board(page)
+    page.keyboard.press("Control+z")
+    assert page.get_attribute("[data-square=k8]", "data-letter") == ""
+    page.keyboard.press("Control+z")
+    assert page.get_attribute("[data-square=j8]", "data-letter") == ""
+    page.keyboard.press("Control+y")
+    assert page.get_attribute("[data-square=j8]", "data-letter") == "M"
+    page.keyboard.press("Control+Shift+z")
+    assert page.get_attribute("[data-square=k8]", "data-letter") == "Y"
+
+
+@pytest.mark.parametrize("size", [{"width": 1400, "height": 1000}, {"width": 390, "height": 844}])
+def test_nothing_scrolls_sideways_and_a_tap_places_tiles(browser, server, size):
+    phone = size["width"] < 500
+    page = open_page(browser, server, viewport=size, is_mobile=phone, has_touch=phone)
+    no_sideways_scroll(page)
+    board = page.eval_on_selector("#board", "b => b.getBoundingClientRect().width")
+    if phone:
+        assert board >= 0.9 * size["width"], board  # the board fills the width
+        page.tap("[data-square=h8]")
+    else:
+        page.click("[data-square=h8]")
+    page.keyboard.type("ósmy")
+    assert page.get_attribute("[data-square=k8]", "data-letter") == "Y"
+    page.fill("input[name=rack]", "kotaeis")
+    first_row(page)
+    page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)
+    no_sideways_scroll(page)
+    rack, board_box = page.eval_on_selector("input[name=rack]", "e => e.getBoundingClientRect().top"), \
+        page.eval_on_selector("#board", "e => e.getBoundingClientRect().bottom")
+    if phone:
+        assert rack > board_box  # the rack below the board
+    for control in page.query_selector_all("button:not([hidden])"):
+        if control.is_visible():
+            box = control.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, control.inner_text()
+    assert page.errors == []
+    page.context.close()

@@ -253,8 +253,8 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
         if name in builtin_variants():
             return load_variant(name)
     if opcodes.get("var"):  # a variant named and not known is never read as another (bdn: other tools' board names)
-        raise InputError(f"{source}: unknown variant {shown(opcodes['var'], 40)} in the CGP's var opcode; choose one of: "
-                         f"{', '.join(builtin_variants())} (or give its rules file with --rules)")  # fmt: skip
+        raise InputError(f"{source}: unknown variant {shown(opcodes['var'], 40)} in the CGP's var opcode; choose "
+                         f"one of: {', '.join(builtin_variants())} (or give its rules file with --rules)")  # fmt: skip
     first_row = board_field.split("/")[0]
     width = sum(_cgp_run(t, f"{source}: CGP row 1") if t[0] in "0123456789" else 1
                 for t in re.findall(r"[0-9]+|.", first_row))  # fmt: skip

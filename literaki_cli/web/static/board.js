@@ -39,7 +39,7 @@ function squareName(r, c) { return state.variant.columns_letters[c] + String(r +
 function buildBoard() {
   const v = state.variant;
   const grid = $("board");
-  grid.style.gridTemplateColumns = `1.6rem repeat(${v.columns}, 2.1rem)`;
+  grid.style.setProperty("--cols", v.columns);  // board.css sizes the squares to fit the width
   grid.innerHTML = "";
   grid.appendChild(cellOf("head", ""));
   for (let c = 0; c < v.columns; c++) grid.appendChild(cellOf("head", v.columns_letters[c]));
@@ -53,7 +53,7 @@ function buildBoard() {
       cell.dataset.col = c;
       cell.style.background = square.fill;
       const label = document.createElement("span");
-      label.className = "label";
+      label.className = r === v.start[0] && c === v.start[1] ? "label start" : "label";  // the star, drawn large
       label.textContent = square.label;
       if (isDark(square.fill)) label.style.color = "#fff";  // readable on the dark squares
       cell.appendChild(label);
@@ -251,6 +251,7 @@ function schedule() {
 
 async function update() {
   const generation = ++state.generation;
+  persist();
   try {
     await ask(generation);
   } finally {
@@ -267,6 +268,7 @@ async function ask(generation) {
   if (generation !== state.generation) return;  // an edit came since: its answer will do
   if (shown.status !== 200) {
     showProblem(shown.answer.error);
+    showUnseen(null);  // what the last valid position left unseen is not this one's
     showMoves([]);
     return;
   }
@@ -293,6 +295,12 @@ function showProblem(message) {
 }
 
 function showUnseen(answer) {
+  if (!answer) {
+    $("unseen").textContent = text("unseen_unknown");
+    $("unseen").dataset.bag = "";
+    state.bag = null;
+    return;
+  }
   const tiles = Object.entries(answer.unseen).map(([t, n]) => (n > 1 ? `${t}${n}` : t)).join(" ");
   const count = Object.values(answer.unseen).reduce((a, b) => a + b, 0);
   $("unseen").textContent = text("unseen", { count, bag: answer.bag, tiles });
@@ -351,6 +359,102 @@ function swapSides() {
   });
 }
 
+// ----------------------------------------------------------------------------- keeping and sharing
+
+const SAVED_KEY = "literaki.board";
+
+function persist() {
+  // The position in the address (a link reopens it exactly) and in the browser's storage (a
+  // reload, or the page opened again without a link, starts from it).
+  const saved = { cgp: toCGP(), turn: state.onTurn };
+  const params = new URLSearchParams({ cgp: saved.cgp, turn: String(saved.turn) });
+  if (location.hash !== `#${params}`) history.replaceState(null, "", `#${params}`);
+  try { localStorage.setItem(SAVED_KEY, JSON.stringify(saved)); } catch (e) { /* storage off: the link still works */ }
+}
+
+function savedPosition(setup) {
+  // What the page reopens: the link's position, else (when `literaki serve` was given none) the
+  // last one shown in this browser.
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("cgp")) return { cgp: params.get("cgp"), turn: Number(params.get("turn")) === 2 ? 2 : 1 };
+  if (setup.position || setup.game) return null;
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED_KEY) || "null");
+    if (saved && typeof saved.cgp === "string") return { cgp: saved.cgp, turn: saved.turn === 2 ? 2 : 1 };
+  } catch (e) { /* nothing saved, or storage off */ }
+  return null;
+}
+
+async function readPosition(source) {
+  // A position given as text (CGP, a board as text, JSON), read by the server as `show` reads
+  // it; null (and the reason shown) for a bad one or one of another game.
+  const shown = await api("/api/position", { position: source });
+  if (shown.status !== 200) { showProblem(shown.answer.error); return null; }
+  const variant = shown.answer.position.variant;
+  if (variant !== state.variant.name) {
+    showProblem(text("other_variant", { variant, board: state.variant.name }));
+    return null;
+  }
+  return shown.answer.position;
+}
+
+async function openPosition(source, onTurn = 1) {
+  // The position read onto the board as one edit (Undo takes it back); a bad one leaves the
+  // board as it is.
+  const position = await readPosition(source);
+  if (position) change(() => loadPosition(position, onTurn));
+  return Boolean(position);
+}
+
+function looksLikeGame(pasted) {
+  return /^\s*#(player|character-encoding|variant|lexicon|title|description|id)\b/im.test(pasted)
+    || /^\s*>[^:\n]+:/m.test(pasted);
+}
+
+async function openPasted(pasted) {
+  pasted = (pasted || "").trim();
+  if (!pasted) return;
+  if (looksLikeGame(pasted) && state.openGameText) {
+    if (await state.openGameText(pasted, "wklejona.gcg")) $("status").textContent = text("pasted_game");
+    return;
+  }
+  if (await openPosition(pasted)) $("paste").value = "";
+}
+
+function onPaste(event) {
+  // Ctrl+V anywhere but a field: the pasted text opens as a position or a game.
+  const target = event.target;
+  if (target !== $("typing") && ["INPUT", "TEXTAREA"].includes(target.tagName)) return;
+  const pasted = event.clipboardData && event.clipboardData.getData("text/plain");
+  if (!pasted || !pasted.trim()) return;
+  event.preventDefault();
+  openPasted(pasted);
+}
+
+async function share() {
+  persist();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(location.href);
+    copied = true;
+  } catch (e) { /* no clipboard here (an insecure origin, a refused permission) */ }
+  $("out-status").textContent = text(copied ? "link_copied" : "link_by_hand");
+  $("out-status").dataset.link = location.href;
+}
+
+function historyKeys(event) {
+  // Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z) take the board's edits back and forth; inside a text field
+  // they stay the field's own.
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+  const target = event.target;
+  if (target !== $("typing") && ["INPUT", "TEXTAREA"].includes(target.tagName)) return;
+  const key = event.key.toLowerCase();
+  if (key === "z" && !event.shiftKey) undo();
+  else if (key === "y" || (key === "z" && event.shiftKey)) redo();
+  else return;
+  event.preventDefault();
+}
+
 // ----------------------------------------------------------------------------- start
 
 function loadPosition(position, onTurn = 1) {
@@ -376,6 +480,7 @@ function loadPosition(position, onTurn = 1) {
 function applyTexts() {
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-text]")) el.textContent = text(el.dataset.text);
+  $("paste").placeholder = text("paste_hint");
   $("lang").textContent = state.lang === "pl" ? "English" : "Polski";
   for (const redraw of state.retexts || []) redraw();
   if (state.variant) render();
@@ -393,6 +498,9 @@ async function start() {
   await setLanguage(setup.lang);
   buildBoard();
   loadPosition(setup.position);
+  const saved = savedPosition(setup);
+  const reopened = saved && await readPosition(saved.cgp);
+  if (reopened) loadPosition(reopened, saved.turn);
   render();
   const typing = $("typing");
   typing.addEventListener("keydown", onKey);
@@ -405,6 +513,10 @@ async function start() {
   $("swap").addEventListener("click", swapSides);
   $("clear").addEventListener("click", () => change(() => loadPosition(null)));
   $("lang").addEventListener("click", () => setLanguage(state.lang === "pl" ? "en" : "pl"));
+  $("paste-open").addEventListener("click", () => openPasted($("paste").value));
+  $("share").addEventListener("click", share);
+  document.addEventListener("paste", onPaste);
+  document.addEventListener("keydown", historyKeys);
   for (const setUp of state.starters || []) await setUp(setup);
   document.body.dataset.ready = "true";
   schedule();

@@ -20,7 +20,7 @@ async function openGameBytes(bytes, name) {
   $("game-name").textContent = `${answer.name}: ${answer.players.join(" — ")}`;
   $("game-steps").hidden = false;
   $("turns").hidden = true;
-  $("chart").hidden = true;
+  $("chart").setAttribute("hidden", "");  // an SVG element has no `hidden` property: the attribute
   startReview();
   return true;
 }
@@ -111,31 +111,47 @@ function showReview() {
 }
 
 function drawChart() {
-  // The spread (the first seat's view) after each turn as a line, the equity lost as bars below
-  // the axis (a player's colour each); a dot or bar steps to its turn.
+  // The spread (the first seat's view) after each turn as a line, the equity each player lost as
+  // bars below the axis (a player's colour each), with the spread's scale on the left, the turns
+  // along the bottom and a legend; a dot or a bar steps to its turn.
   const svg = $("chart");
   const turns = game.review.turns;
-  const width = 560, height = 150, pad = 20;
+  const width = 560, height = 190, left = 40, right = 10, top = 24, bottom = 22;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.innerHTML = "";
+  svg.removeAttribute("hidden");  // shown first, so that its texts can be measured (`svg.hidden = false` does nothing on SVG)
   const spreads = turns.map((t) => t.scores[0] - t.scores[1]);
-  const most = Math.max(10, ...spreads.map(Math.abs));
+  const most = niceCeiling(Math.max(10, ...spreads.map(Math.abs)));
   const lostMost = Math.max(10, ...turns.map((t) => t.equity_loss || 0));
-  const x = (i) => pad + (i + 0.5) * (width - 2 * pad) / turns.length;
-  const mid = height * 0.45;
-  const y = (s) => mid - s / most * (mid - 8);
+  const plotBottom = height - bottom;
+  const x = (i) => left + (i + 0.5) * (width - left - right) / turns.length;
+  const mid = top + (plotBottom - top) * 0.5;
+  const y = (s) => mid - s / most * (mid - top);
   const ns = "http://www.w3.org/2000/svg";
-  const add = (tag, attrs) => {
+  const add = (tag, attrs, content) => {
     const el = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (content !== undefined) el.textContent = content;
     svg.appendChild(el);
     return el;
   };
-  add("line", { x1: pad, x2: width - pad, y1: mid, y2: mid, class: "axis" });
+  // the spread's scale: -most, 0, +most, with faint grid lines
+  for (const s of [most, most / 2, 0, -most / 2, -most]) {
+    add("line", { x1: left, x2: width - right, y1: y(s), y2: y(s), class: s === 0 ? "axis" : "grid" });
+    add("text", { x: left - 4, y: y(s) + 3, class: "tick y" }, `${s > 0 ? "+" : ""}${s}`);
+  }
+  add("line", { x1: left, x2: left, y1: top, y2: plotBottom, class: "axis" });
+  const every = Math.max(1, Math.ceil(turns.length / 12));
+  turns.forEach((t, i) => {
+    if (i % every === 0 || i === turns.length - 1) add("text", { x: x(i), y: height - 6, class: "tick x" }, t.turn);
+  });
   turns.forEach((t, i) => {
     if (!t.equity_loss) return;
-    const h = t.equity_loss / lostMost * (height - mid - 6);
+    const h = t.equity_loss / lostMost * (plotBottom - mid - 2);
     const bar = add("rect", { x: x(i) - 3, y: mid, width: 6, height: h, class: `lost seat${t.seat}`, "data-turn": t.turn });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${t.turn}: −${t.equity_loss.toFixed(1)}`;
+    bar.appendChild(title);
     bar.addEventListener("click", () => goTurn(t.turn));
   });
   add("polyline", { points: spreads.map((s, i) => `${x(i)},${y(s)}`).join(" "), class: "spread" });
@@ -146,7 +162,23 @@ function drawChart() {
     dot.appendChild(title);
     dot.addEventListener("click", () => goTurn(t.turn));
   });
-  svg.hidden = false;
+  // the legend, along the top
+  const legend = [["spread", text("chart_spread")], ["lost seat1", text("chart_lost", { player: 1 })],
+                  ["lost seat2", text("chart_lost", { player: 2 })]];
+  let at = left;
+  for (const [kind, label] of legend) {
+    if (kind === "spread") add("line", { x1: at, x2: at + 14, y1: 10, y2: 10, class: "spread" });
+    else add("rect", { x: at + 3, y: 4, width: 8, height: 10, class: kind });
+    const written = add("text", { x: at + 18, y: 14, class: "legend" }, label);
+    at += 30 + (written.getComputedTextLength() || label.length * 6);
+  }
+}
+
+function niceCeiling(value) {
+  // The scale's end: 10, 20, 25, 50 x a power of ten, at least `value`.
+  const power = 10 ** Math.floor(Math.log10(value));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * power >= value) return step * power;
+  return 10 * power;
 }
 
 // ----------------------------------------------------------------------------- opening files
@@ -177,6 +209,13 @@ state.starters.push(async (setup) => {
   $("turn-prev").addEventListener("click", () => goTurn(game.turn - 1));
   $("turn-next").addEventListener("click", () => goTurn(game.turn + 1));
   $("turn-last").addEventListener("click", () => goTurn(game.turns + 1));
+  state.openGameText = async (gcg, name) => {
+    const ok = await openGameBytes(new TextEncoder().encode(gcg), name);
+    if (ok) await goTurn(1);
+    return ok;
+  };
+  state.retexts = state.retexts || [];
+  state.retexts.push(() => { if (game.review) drawChart(); });
   window.addEventListener("pagehide", () => {
     if (game.reviewJob) navigator.sendBeacon(`/api/jobs/${game.reviewJob}/cancel`);
   });

@@ -48,7 +48,8 @@ function showJob(view) {
   const counted = view.total ? "" : "_plain";  // an endgame counts no iterations
   let line = text(`job_${view.state}${view.state === "running" || view.state === "done" ? counted : ""}`,
                   { done: view.done, total: view.total, seconds: view.seconds.toFixed(1) });
-  if (view.stopped_by && view.state !== "running") line += ` (${how[view.stopped_by]})`;
+  const why = how[view.stopped_by];
+  if (why && view.state !== "running" && !line.startsWith(why)) line += ` (${why})`;  // never "Cancelled (Cancelled)"
   if (view.error) line = view.error;
   $("job-status").textContent = line;
   $("job-status").dataset.state = view.state;
