@@ -86,6 +86,8 @@ def test_check_word_answers_what_check_word_json_prints(client, flowing_lexicon,
     ("/api/position", {"position": GAME, "turn": "x"}, ["give a turn number"]),
     ("/api/check-word", {"words": "kot"}, ["'words' must be a list of strings"]),
     ("/api/solve", {"position": CGP.split(" var ")[0] + " var foo;"}, ["unknown variant 'foo'", "literki"]),
+    ("/api/solve", {"position": CGP, "all": True}, ["/api/moves"]),  # answers are bounded: long lists are paged
+    ("/api/solve", {"position": CGP, "top": 201}, ["at most 200", "/api/moves"]),
     ("/api/position", {"position": CGP.split(" var ")[0] + " var foo;"}, ["unknown variant 'foo'"]),
 ])  # fmt: skip
 def test_bad_input_is_a_400_with_the_commands_message(client, path, body, words):
@@ -275,3 +277,89 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+# --------------------------------------------------------------------------- the move list (issue 42)
+
+
+def every_move(capsys, flowing_lexicon, rack: str) -> list[dict]:
+    """``solve --json`` for every move of examples/game.cgp with ``rack``: the oracle's list."""
+    record = cli_json(capsys, "solve", str(EXAMPLES / "game.cgp"), "--rack", rack, "--top", "1000000", "--json",
+                      "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    assert record["count"] == len(record["moves"])
+    return record["moves"]
+
+
+def pages(client, body: dict, limit: int = 200) -> tuple[int, list[dict]]:
+    """Every row of a query, page after page (never more than ``limit`` at once)."""
+    rows, offset = [], 0
+    while True:
+        response = client.post("/api/moves", json={**body, "offset": offset, "limit": limit})
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        assert len(answer["rows"]) <= limit and answer["offset"] == offset
+        rows += answer["rows"]
+        offset += limit
+        if offset >= answer["total"]:
+            return answer["total"], rows
+
+
+def placement(move: dict) -> tuple:
+    """The test's own notion of one placement: where the move goes and what it lays, a blank's
+    letter left out."""
+    return move["coord"], tuple((t["row"], t["col"], "?" if t["blank"] else t["letter"]) for t in move["placed"])
+
+
+def shown(moves) -> list[tuple]:
+    return [(m["coord"], m["word"], m["score"]) for m in moves]
+
+
+@pytest.mark.parametrize("rack", ["KOTAŁW?", "ŻWIKA??"])
+def test_the_move_list_folds_filters_sorts_and_pages_as_solve_json_does(client, flowing_lexicon, capsys, rack):
+    import fnmatch
+
+    moves = every_move(capsys, flowing_lexicon, rack)
+    body = {"position": CGP, "rack": rack}
+    total, rows = pages(client, {**body, "fold": False})
+    assert total == len(moves) and shown(rows) == shown(moves)  # unfolded, by equity: solve's own order
+    total, rows = pages(client, body)  # folded: one row per placement, the best of its blank letters
+    firsts, counts = {}, {}
+    for m in moves:
+        firsts.setdefault(placement(m), m)
+        counts[placement(m)] = counts.get(placement(m), 0) + 1
+    assert total == len(firsts) < len(moves)
+    assert shown(rows) == shown(firsts.values())
+    assert [r["variants"] for r in rows] == [counts[placement(r)] for r in rows]
+    folded = next(r for r in rows if r["variants"] > 1)
+    total, group = pages(client, {**body, "fold": False, "group": folded["group"]})
+    assert shown(group) == shown(m for m in moves if placement(m) == placement(folded))
+    for query, keep in [
+        ({"pattern": "ka"}, lambda m: "ka" in m["word"].lower()),
+        ({"pattern": "*KA"}, lambda m: fnmatch.fnmatchcase(m["word"].lower(), "*ka")),
+        ({"pattern": "?o*"}, lambda m: fnmatch.fnmatchcase(m["word"].lower(), "?o*")),
+        ({"square": "k7"}, lambda m: any((t["row"], t["col"]) == (6, 10) for t in m["placed"])),
+        ({"length": 5}, lambda m: len(m["word"]) == 5),
+        ({"tiles": 2}, lambda m: m["tiles"] == 2),
+        ({"bingos": True}, lambda m: m["bingo"]),
+    ]:
+        total, rows = pages(client, {**body, **query, "fold": False})
+        assert shown(rows) == shown(m for m in moves if keep(m)), query
+    for sort, key in (("score", "score"), ("leave", "leave_value")):
+        total, rows = pages(client, {**body, "sort": sort, "fold": False})
+        assert shown(rows) == shown(sorted(moves, key=lambda m: -m[key])), sort
+
+
+@pytest.mark.parametrize("query, words", [
+    ({"limit": 201}, ["'limit' must be a whole number from 1 to 200"]),
+    ({"offset": -1}, ["'offset'"]),
+    ({"square": "z99"}, ["z99"]),
+    ({"pattern": "k[a]"}, ["'pattern' must be letters"]),
+    ({"sort": "colour"}, ["'sort' must be"]),
+    ({"fold": "yes"}, ["'fold' must be true or false"]),
+    ({"colour": "red"}, ["unknown key 'colour'"]),
+])  # fmt: skip
+def test_a_bad_move_list_query_is_a_400(client, query, words):
+    response = client.post("/api/moves", json={"position": CGP, **query})
+    assert response.status_code == 400, response.text
+    for word in words:
+        assert word in response.json()["error"]

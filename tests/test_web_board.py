@@ -360,3 +360,79 @@ def test_nothing_scrolls_sideways_and_a_tap_places_tiles(browser, server, size):
             assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, control.inner_text()
     assert page.errors == []
     page.context.close()
+
+
+def listed(page) -> list[tuple[str, str]]:
+    """The move list's rows as (square, move) pairs, variants opened under their row included."""
+    return [tuple(c.inner_text().split(" +")[0] for c in row.query_selector_all("td")[1:3])
+            for row in page.query_selector_all("#moves tbody tr")]  # fmt: skip
+
+
+def wait_listed(page, before: str) -> None:
+    page.wait_for_function("n => document.body.dataset.listed && document.body.dataset.listed !== n", arg=before)
+
+
+def placement_of(move: dict) -> tuple:
+    """The test's own notion of one placement: where the move goes and what it lays, a blank's
+    letter left out."""
+    return move["coord"], tuple((t["row"], t["col"], "?" if t["blank"] else t["letter"]) for t in move["placed"])
+
+
+def test_the_move_list_folds_blanks_filters_sorts_and_scrolls(page, flowing_lexicon, capsys):
+    import fnmatch
+
+    page.fill("#paste", (EXAMPLES / "game.cgp").read_text(encoding="utf-8").replace("KOTAŁW?", "ŻWIKA??"))
+    page.click("#paste-open")
+    first_row(page)
+    code, out, err = run_cli(capsys, "solve", str(EXAMPLES / "game.cgp"), "--rack", "ŻWIKA??", "--top", "1000000",
+                             "--json", "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    moves = json.loads(out)["moves"]
+    folded = {}
+    for m in moves:  # the test's own folding: a placement whatever its blanks stand for
+        folded.setdefault(placement_of(m), m)
+    expect = [(m["coord"], m["display"]) for m in folded.values()]
+    assert listed(page) == expect[:50]  # one page; the rest as the list scrolls
+    page.eval_on_selector("#moves-more", "b => b.scrollIntoView()")
+    page.wait_for_function("document.querySelectorAll('#moves tbody tr').length > 50")
+    assert listed(page) == expect[:100]
+    page.uncheck("#f-fold")
+    wait_listed(page, "")
+    assert listed(page) == [(m["coord"], m["display"]) for m in moves][:50]  # unfolded: solve's list
+    for control, value, keep in [
+        ("#f-pattern", "*ka", lambda m: fnmatch.fnmatchcase(m["word"].lower(), "*ka")),
+        ("#f-square", "k7", lambda m: any((t["row"], t["col"]) == (6, 10) for t in m["placed"])),
+    ]:
+        before = page.get_attribute("body", "data-listed")
+        page.fill(control, value)
+        wait_listed(page, before)
+        assert listed(page) == [(m["coord"], m["display"]) for m in moves if keep(m)][:50], value
+        before = page.get_attribute("body", "data-listed")
+        page.fill(control, "")
+        wait_listed(page, before)
+    before = page.get_attribute("body", "data-listed")
+    page.select_option("#f-sort", "score")
+    wait_listed(page, before)
+    assert listed(page) == [(m["coord"], m["display"]) for m in sorted(moves, key=lambda m: -m["score"])][:50]
+    by_score = {}
+    for m in sorted(moves, key=lambda m: -m["score"]):
+        by_score.setdefault(placement_of(m), m)
+    counts = {}
+    for m in moves:
+        counts[placement_of(m)] = counts.get(placement_of(m), 0) + 1
+    group_row = next(i for i, k in enumerate(by_score) if counts[k] > 1)  # the first placement with variants
+    before = page.get_attribute("body", "data-listed")
+    page.check("#f-fold")
+    wait_listed(page, before)
+    while len(page.query_selector_all("#moves tbody tr")) <= group_row:
+        page.click("#moves-more")  # (what scrolling to the end of the list does)
+        page.wait_for_function("n => document.querySelectorAll('#moves tbody tr').length > n",
+                               arg=len(page.query_selector_all("#moves tbody tr")))
+    rows = page.query_selector_all("#moves tbody tr")
+    assert [r.query_selector("button.variants") is not None for r in rows[: group_row + 1]] == \
+        [False] * group_row + [True]
+    rows[group_row].query_selector("button.variants").click()
+    page.wait_for_selector("#moves tbody tr.variant")
+    opened = listed(page)
+    key = list(by_score)[group_row]
+    others = [(m["coord"], m["display"]) for m in sorted(moves, key=lambda m: -m["score"]) if placement_of(m) == key]
+    assert len(others) > 1 and opened[group_row: group_row + len(others)] == others

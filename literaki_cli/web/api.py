@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,8 @@ class Engine:
     _lexicon: Any = None
     _solver: Any = None
     _jobs: Any = None
+    #: The last positions' whole move lists (``/api/moves`` pages through them): key -> answer.
+    move_lists: OrderedDict = field(default_factory=OrderedDict)
     _jobs_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def jobs(self):
@@ -171,6 +174,10 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
     async def solve(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
         return await _locked(engine, _solve, engine, body)
+
+    async def moves(request: Request) -> JSONResponse:
+        body = await _json_body(request, MAX_GAME_BODY)
+        return await _locked(engine, _moves, engine, body)
 
     async def score(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -237,6 +244,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
         Route("/api/setup", board_setup, methods=["GET"]),
         Route("/api/texts/{lang}", texts, methods=["GET"]),
         Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/moves", moves, methods=["POST"]),
         Route("/api/score", score, methods=["POST"]),
         Route("/api/position", position, methods=["POST"]),
         Route("/api/check-word", check_word, methods=["POST"]),
@@ -330,9 +338,64 @@ def _solve(engine: Engine, body: dict) -> JSONResponse:
     """``POST /api/solve``: a ``solve --batch`` line's object (``position``, ``turn``, ``rack``,
     ``top``, ``all``, ``by``) -> what ``solve --json`` prints."""
     from literaki_cli.analysis.batch import PositionReader, SolveLines
+    from literaki_cli.analysis.movelist import MAX_LIMIT
     from literaki_cli.analysis.solve import SolveRequest
 
+    # an answer is bounded: a long list is paged through /api/moves (two blanks make some 10 MB)
+    if body.get("all") is True:
+        raise InputError(f"'all' is not answered here: page through every move with /api/moves (offset, limit up to "
+                         f"{MAX_LIMIT})")  # fmt: skip
+    top = body.get("top")
+    if isinstance(top, int) and not isinstance(top, bool) and top > MAX_LIMIT:
+        raise InputError(f"'top' must be at most {MAX_LIMIT} here: page through every move with /api/moves")
     return _answer_line(SolveLines(engine.solver(), SolveRequest(), PositionReader()), body)
+
+
+#: How many positions' move lists ``/api/moves`` keeps (a page of the list is then a slice).
+KEPT_MOVE_LISTS = 3
+
+
+def _moves(engine: Engine, body: dict) -> JSONResponse:
+    """``POST /api/moves``: a ``solve --batch`` line's position keys (``position``, ``turn``,
+    ``rack``) and the list's (:mod:`literaki_cli.analysis.movelist`: ``pattern``, ``square``,
+    ``length``, ``tiles``, ``bingos``, ``sort``, ``fold``, ``group``, ``offset``, ``limit``) ->
+    ``solve --json``'s record for every move, its ``moves`` replaced by one page of ``rows``
+    (and ``total``, ``offset``, ``limit``): never more than :data:`movelist.MAX_LIMIT` rows."""
+    from dataclasses import replace
+
+    from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text, _text_field
+    from literaki_cli.analysis.movelist import QUERY_KEYS, list_rows, query_moves, read_query
+    from literaki_cli.analysis.positionquery import checked_rack, parse_turn, seen_record, solve_record, solving_rack
+    from literaki_cli.analysis.solve import SolveRequest
+
+    _check_keys(body, ("position", "turn", "rack", *QUERY_KEYS))
+    text, turn, rack = _position_text(body), parse_turn(body.get("turn"), '"turn"'), _text_field(body, "rack")
+    key = (text, turn, rack)
+    kept = engine.move_lists.get(key)
+    if kept is None:
+        reader = PositionReader()
+        opened = reader.read(text, None, turn)
+        position = opened.position
+        given, rack_warnings = checked_rack(position, rack, reader.lenient, name="rack")
+        the_rack = solving_rack(position, given, how='give "rack"')
+        result = engine.solver().solve(position, the_rack, SolveRequest(top=None))
+        record = solve_record(result, the_rack) | seen_record(opened, the_rack)
+        warnings = opened.warnings + rack_warnings
+        if warnings:
+            record["warnings"] = warnings
+        kept = (position.variant.board.rows, position.variant.board.columns, record.pop("moves"), record, {})
+        engine.move_lists[key] = kept
+        while len(engine.move_lists) > KEPT_MOVE_LISTS:
+            engine.move_lists.popitem(last=False)
+    engine.move_lists.move_to_end(key)
+    rows, columns, moves, record, listed = kept
+    query = read_query(body, rows, columns)
+    whole = replace(query, offset=0, limit=0)  # the list itself: its pages are slices of it
+    if whole not in listed:
+        while len(listed) >= 2:  # the last two queries' rows (a list and a placement opened in it)
+            listed.pop(next(iter(listed)))
+        listed[whole] = list_rows(moves, query)
+    return JSONResponse({**record, **query_moves(moves, query, listed[whole])})
 
 
 def _score(engine: Engine, body: dict) -> JSONResponse:

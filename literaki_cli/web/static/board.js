@@ -10,6 +10,7 @@ const state = {
   variant: null, texts: {}, lang: "pl", board: [], cursor: { r: -1, c: -1, dir: "across" },
   history: [], future: [], moves: [], ghost: [], generation: 0, timer: null, bag: null,
   onTurn: 1, log: [], logFromEmpty: true, edited: [], client: clientId(),
+  listGeneration: 0, listPosition: null, listTotal: 0, listCount: 0, listMs: 0,
 };
 
 function clientId() {
@@ -276,12 +277,90 @@ async function ask(generation) {
   showUnseen(shown.answer);
   $("endgame-start").disabled = state.jobRunning || !endgameAllowed();
   if (!rack) { showMoves([]); $("status").textContent = text("no_rack"); return; }
-  const solved = await api("/api/solve", { position, top: 20 });
-  if (generation !== state.generation) return;
+  state.listPosition = position;
+  await listMoves(generation, started);
+}
+
+// ----------------------------------------------------------------------------- the move list
+
+const PAGE_ROWS = 50;
+
+function moveQuery(offset) {
+  // The list's filters and order as /api/moves takes them (docs/serve.md), for rows from `offset`.
+  const query = { position: state.listPosition, offset, limit: PAGE_ROWS, sort: $("f-sort").value,
+                  fold: $("f-fold").checked, bingos: $("f-bingos").checked };
+  const pattern = $("f-pattern").value.trim(), square = $("f-square").value.trim();
+  if (pattern) query.pattern = pattern;
+  if (square) query.square = square;
+  if ($("f-length").value) query.length = Number($("f-length").value);
+  if ($("f-tiles").value) query.tiles = Number($("f-tiles").value);
+  return query;
+}
+
+async function listMoves(generation, started = performance.now()) {
+  // The first page of the list for the position shown and the filters set.
+  const listed = ++state.listGeneration;
+  const solved = await api("/api/moves", moveQuery(0));
+  if (generation !== state.generation || listed !== state.listGeneration) return;  // asked again since
   if (solved.status !== 200) { showProblem(solved.answer.error); showMoves([]); return; }
+  $("problems").textContent = (solved.answer.warnings || []).join("; ");
   showUnseen(solved.answer);
-  showMoves(solved.answer.moves);
-  $("status").textContent = text("moves_found", { count: solved.answer.count, ms: Math.round(performance.now() - started) });
+  state.listTotal = solved.answer.total;
+  state.listCount = solved.answer.count;
+  showMoves(solved.answer.rows);
+  state.listMs = Math.round(performance.now() - started);
+  showListStatus();
+}
+
+function showListStatus() {
+  $("status").textContent = text("rows_found", { total: state.listTotal, count: state.listCount, ms: state.listMs });
+  const more = $("moves-more");
+  more.hidden = state.moves.length >= state.listTotal;
+  more.textContent = text("more_moves", { shown: state.moves.length, total: state.listTotal });
+}
+
+async function moreMoves() {
+  // The next page, below the rows shown (asked once at a time; a new list drops it).
+  if (state.loadingMore || state.moves.length >= state.listTotal) return;
+  state.loadingMore = true;
+  const listed = state.listGeneration;
+  try {
+    const page = await api("/api/moves", moveQuery(state.moves.length));
+    if (listed !== state.listGeneration || page.status !== 200) return;
+    showMoves(page.answer.rows, true);
+    showListStatus();
+  } finally {
+    state.loadingMore = false;
+  }
+}
+
+function refilter() {
+  // A filter or the order changed: the list again from its first row (the position is the same).
+  clearTimeout(state.filterTimer);
+  state.filterTimer = setTimeout(async () => {
+    if (!state.listPosition || !$("rack").value.trim()) return;
+    const generation = state.generation;
+    await listMoves(generation);
+    document.body.dataset.listed = String(state.listGeneration);
+  }, 150);
+}
+
+async function toggleVariants(row, move, button) {
+  // A folded placement opened: its other letters for the blanks, as rows under it (and closed).
+  const shown = [...document.querySelectorAll(`#moves tr.variant[data-group="${CSS.escape(move.group)}"]`)];
+  if (shown.length) { shown.forEach((tr) => tr.remove()); button.setAttribute("aria-expanded", "false"); return; }
+  const query = { ...moveQuery(0), fold: false, group: move.group, limit: 200 };
+  const listed = state.listGeneration;
+  const page = await api("/api/moves", query);
+  if (listed !== state.listGeneration || page.status !== 200) return;
+  let after = row;
+  for (const variant of page.answer.rows.slice(1)) {
+    const tr = moveRow(variant);
+    tr.classList.add("variant");
+    after.after(tr);
+    after = tr;
+  }
+  button.setAttribute("aria-expanded", "true");
 }
 
 function endgameAllowed() {
@@ -308,34 +387,51 @@ function showUnseen(answer) {
   state.bag = answer.bag;
 }
 
-function showMoves(moves) {
-  state.moves = moves;
+function moveRow(m) {
+  const tr = document.createElement("tr");
+  tr.dataset.rank = m.rank;
+  tr.dataset.group = m.group || "";
+  const cells = [m.rank, m.coord, m.display, m.score, m.leave || "-", m.equity.toFixed(1),
+                 m.words.map((w) => `${w.word} ${w.score}`).join(", ")];
+  cells.forEach((value, k) => {
+    const td = document.createElement("td");
+    td.textContent = value;
+    if (k === 0 || k === 3 || k === 5) td.className = "num";
+    if (k === 2 && m.variants > 1) {
+      const more = document.createElement("button");
+      more.className = "variants";
+      more.textContent = text("variants", { n: m.variants - 1 });
+      more.title = text("variants_title", { n: m.variants - 1 });
+      more.setAttribute("aria-expanded", "false");
+      more.addEventListener("click", (event) => { event.stopPropagation(); toggleVariants(tr, m, more); });
+      td.append(" ", more);
+    }
+    tr.appendChild(td);
+  });
+  const play = document.createElement("td");
+  const button = document.createElement("button");
+  button.textContent = text("play");
+  button.className = "play";
+  button.addEventListener("click", (event) => { event.stopPropagation(); playMove(m); });
+  play.appendChild(button);
+  tr.appendChild(play);
+  tr.addEventListener("mouseenter", () => showGhost(m.placed));
+  tr.addEventListener("mouseleave", () => showGhost([]));
+  tr.addEventListener("click", () => showGhost(m.placed));
+  return tr;
+}
+
+function showMoves(moves, append = false) {
+  // The rows of the list (a page more below the others with `append`).
+  state.moves = append ? state.moves.concat(moves) : moves;
   state.ghost = [];
   const body = document.querySelector("#moves tbody");
-  body.innerHTML = "";
-  moves.forEach((m, i) => {
-    const tr = document.createElement("tr");
-    tr.dataset.rank = m.rank;
-    const cells = [m.rank, m.coord, m.display, m.score, m.leave || "-", m.equity.toFixed(1),
-                   m.words.map((w) => `${w.word} ${w.score}`).join(", ")];
-    cells.forEach((value, k) => {
-      const td = document.createElement("td");
-      td.textContent = value;
-      if (k === 0 || k === 3 || k === 5) td.className = "num";
-      tr.appendChild(td);
-    });
-    const play = document.createElement("td");
-    const button = document.createElement("button");
-    button.textContent = text("play");
-    button.className = "play";
-    button.addEventListener("click", (event) => { event.stopPropagation(); playMove(m); });
-    play.appendChild(button);
-    tr.appendChild(play);
-    tr.addEventListener("mouseenter", () => showGhost(m.placed));
-    tr.addEventListener("mouseleave", () => showGhost([]));
-    tr.addEventListener("click", () => showGhost(m.placed));
-    body.appendChild(tr);
-  });
+  if (!append) {
+    body.innerHTML = "";
+    if (!moves.length) state.listTotal = 0;
+    $("moves-more").hidden = true;
+  }
+  for (const m of moves) body.appendChild(moveRow(m));
   render();
 }
 
@@ -514,6 +610,16 @@ async function start() {
   $("clear").addEventListener("click", () => change(() => loadPosition(null)));
   $("lang").addEventListener("click", () => setLanguage(state.lang === "pl" ? "en" : "pl"));
   $("paste-open").addEventListener("click", () => openPasted($("paste").value));
+  const v = state.variant;
+  for (let n = 2; n <= Math.max(v.rows, v.columns); n++) $("f-length").append(new Option(String(n), String(n)));
+  for (let n = 1; n <= v.rack_size; n++) $("f-tiles").append(new Option(String(n), String(n)));
+  for (const id of ["f-pattern", "f-square"]) $(id).addEventListener("input", refilter);
+  for (const id of ["f-length", "f-tiles", "f-bingos", "f-sort", "f-fold"]) $(id).addEventListener("change", refilter);
+  $("moves-more").addEventListener("click", moreMoves);
+  if (window.IntersectionObserver) {  // the next page comes as the list is scrolled to its end
+    new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) moreMoves(); })
+      .observe($("moves-more"));
+  }
   $("share").addEventListener("click", share);
   document.addEventListener("paste", onPaste);
   document.addEventListener("keydown", historyKeys);
