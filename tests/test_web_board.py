@@ -97,26 +97,53 @@ def test_typing_the_example_board_and_rack_shows_solves_best_move(page, flowing_
     assert f": {count} (" in page.inner_text("#unseen")
 
 
-def test_playing_a_move_lays_it_adds_its_score_and_keeps_the_leave(page):
+def test_playing_a_move_lays_it_scores_it_and_passes_the_turn(page):
     type_example_board(page)
     page.fill("input[name=rack]", "kotaeis")
     row = first_row(page)
     unseen = page.inner_text("#unseen")
     answered = page.get_attribute("body", "data-answered")
+    placed = page.evaluate("state.moves[0].placed.map(t => t.col + 'abcdefghijklmno'[t.col] + (t.row + 1))")
     page.click("#moves tbody tr[data-rank='1'] button.play")
-    page.wait_for_function("document.querySelector('input[name=score0]').value !== '0'")
-    assert page.input_value("input[name=score0]") == row[3]
-    assert page.input_value("input[name=rack]") == ("" if row[4] == "-" else row[4])
+    page.wait_for_function("document.querySelector('input[name=score1]').value !== '0'")
+    assert page.input_value("input[name=score1]") == row[3]  # the mover's total, now the other side's
+    assert page.input_value("input[name=score0]") == "0"  # the other player's, now to move
+    assert page.inner_text("#on-turn") == "Na ruchu: gracz 2"
+    assert page.input_value("input[name=rack2]") == ("" if row[4] == "-" else row[4])  # the leave, to draw to
+    assert page.input_value("input[name=rack]") == ""  # the other rack is not known
+    last = page.eval_on_selector_all(".cell.last", "cells => cells.map(c => c.dataset.square)")
+    assert sorted(last) == sorted(p.lstrip("0123456789") for p in placed)  # the last move marked
     on_board = page.eval_on_selector_all("[data-letter]:not([data-letter=''])", "cells => cells.length")
-    assert on_board == 4 + 7 - len(page.input_value("input[name=rack]"))
+    assert on_board == 4 + 7 - len(page.input_value("input[name=rack2]"))
     page.wait_for_function("n => document.body.dataset.answered !== n", arg=answered)  # the position after it:
-    assert page.inner_text("#unseen") == unseen  # the tiles went from the rack to the board, none was seen
-    page.fill("input[name=rack]", page.input_value("input[name=rack]") + "a")  # a tile drawn, typed in
-    page.wait_for_function("text => document.getElementById('unseen').textContent !== text", arg=unseen)
-    assert unseen_count(page) == unseen_count_of(unseen) - 1
+    # unseen by player 2: the leave of player 1 (not known to them), less nothing else
+    assert unseen_count(page) == unseen_count_of(unseen) + len(page.input_value("input[name=rack2]"))
+    page.fill("input[name=rack2]", page.input_value("input[name=rack2]") + "a")  # a tile drawn, typed in
+    page.wait_for_function("text => document.getElementById('unseen').dataset.bag !== text",
+                           arg=page.get_attribute("#unseen", "data-bag"))
     page.click("#undo")  # the rack as it was
-    page.click("#undo")  # the move taken back: the board of four tiles again
+    page.click("#undo")  # the move taken back: the board of four tiles again, player 1 to move
     page.wait_for_function("document.querySelectorAll(\"[data-letter]:not([data-letter=''])\").length === 4")
+    assert page.inner_text("#on-turn") == "Na ruchu: gracz 1" and page.input_value("input[name=rack]") == "kotaeis"
+
+
+def test_a_move_played_with_a_random_draw_fills_the_rack_from_the_bag(page):
+    type_example_board(page)
+    page.fill("input[name=rack]", "kotaeis")
+    first_row(page)
+    answered(page)
+    unseen = page.evaluate("state.unseen")
+    leave = page.evaluate("state.moves[0].leave")
+    page.select_option("#draw", "random")
+    page.click("#moves tbody tr[data-rank='1'] button.play")
+    page.wait_for_function("document.querySelector('input[name=rack2]').value.length === 7")
+    rack = page.input_value("input[name=rack2]")
+    drawn = list(rack)
+    for ch in leave:
+        drawn.remove(ch)
+    for ch in drawn:  # each drawn tile was one the mover could not see
+        assert unseen.get(ch, 0) > 0, (ch, unseen)
+        unseen[ch] -= 1
 
 
 def unseen_count_of(line: str) -> int:
@@ -436,3 +463,27 @@ def test_the_move_list_folds_blanks_filters_sorts_and_scrolls(page, flowing_lexi
     key = list(by_score)[group_row]
     others = [(m["coord"], m["display"]) for m in sorted(moves, key=lambda m: -m["score"]) if placement_of(m) == key]
     assert len(others) > 1 and opened[group_row: group_row + len(others)] == others
+
+
+def test_in_a_reviewed_game_the_move_played_is_marked_with_its_loss(page, flowing_lexicon, capsys):
+    page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)
+    code, out, err = run_cli(capsys, "analyze", str(EXAMPLES / "simulated-game.gcg"), "--endgame-time", "2",
+                             "--threads", "1", "--json", "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    # the first moves played that are words of the tests' lexicon (the game was played with another)
+    legal = [t for t in json.loads(out)["turns"] if t["kind"] == "place" and not t["note"] and t["equity_loss"]]
+    for turn in legal[:2]:
+        check_the_played_move_is_marked(page, turn)
+    page.fill("input[name=rack]", "a")  # an edit: no longer the game's position
+    page.wait_for_function("document.getElementById('review-note').hidden")
+
+
+def check_the_played_move_is_marked(page, turn: dict) -> None:
+    page.click(f"#turns tbody tr[data-turn='{turn['turn']}']")
+    page.wait_for_function("n => document.getElementById('turn-now').dataset.turn === n", arg=str(turn["turn"]))
+    page.wait_for_function("!document.getElementById('review-note').hidden")
+    note = page.inner_text("#review-note")
+    assert f"strata {turn['equity_loss']:.1f}" in note and turn["best"]["coord"] in note, note
+    page.wait_for_selector("#moves tbody tr.played")
+    played = page.query_selector("#moves tbody tr.played").query_selector_all("td")
+    assert [played[1].inner_text(), played[3].inner_text()] == [turn["played"]["coord"], str(turn["played"]["score"])]

@@ -11,6 +11,7 @@ const state = {
   history: [], future: [], moves: [], ghost: [], generation: 0, timer: null, bag: null,
   onTurn: 1, log: [], logFromEmpty: true, edited: [], client: clientId(),
   listGeneration: 0, listPosition: null, listTotal: 0, listCount: 0, listMs: 0,
+  lastMove: [], unseen: {},
 };
 
 function clientId() {
@@ -103,6 +104,7 @@ function render() {
     cell.dataset.letter = here ? (here.blank ? here.letter.toLowerCase() : here.letter.toUpperCase()) : "";
     if (here) cell.appendChild(tileElement(here.letter, here.blank, false));
     else if (ghost) cell.appendChild(tileElement(ghost.letter, ghost.blank, true));
+    cell.classList.toggle("last", state.lastMove.some(([lr, lc]) => lr === r && lc === c));
     const cursor = state.cursor.r === r && state.cursor.c === c;
     cell.classList.toggle("cursor", cursor);
     cell.classList.toggle("across", cursor && state.cursor.dir === "across");
@@ -190,14 +192,17 @@ function onKey(event) {
 // ----------------------------------------------------------------------------- edits and history
 
 function snapshot() {
-  return JSON.stringify({ board: state.board, rack: $("rack").value, s0: $("score0").value, s1: $("score1").value,
-                          onTurn: state.onTurn, log: state.log, logFromEmpty: state.logFromEmpty });
+  return JSON.stringify({ board: state.board, rack: $("rack").value, rack2: $("rack2").value, s0: $("score0").value,
+                          s1: $("score1").value, onTurn: state.onTurn, log: state.log, logFromEmpty: state.logFromEmpty,
+                          lastMove: state.lastMove });
 }
 
 function restore(saved) {
   const s = JSON.parse(saved);
   state.board = s.board;
   $("rack").value = s.rack;
+  $("rack2").value = s.rack2;
+  state.lastMove = s.lastMove;
   $("score0").value = s.s0;
   $("score1").value = s.s1;
   state.onTurn = s.onTurn;
@@ -205,9 +210,16 @@ function restore(saved) {
   state.logFromEmpty = s.logFromEmpty;
 }
 
+function forgetPlayed() {
+  // An edit: the position is no longer the game's, so no move of the game is marked.
+  state.played = null;
+  $("review-note").hidden = true;
+}
+
 function change(edit) {
   state.history.push(snapshot());
   state.future = [];
+  forgetPlayed();
   edit();
   state.ghost = [];
   render();
@@ -239,9 +251,9 @@ function toCGP() {
     }
     return out + (run ? run : "");
   });
-  const rack = $("rack").value.trim().toUpperCase();
+  const rack = `${$("rack").value.trim().toUpperCase()}/${$("rack2").value.trim().toUpperCase()}`;
   const scores = `${Number($("score0").value) || 0}/${Number($("score1").value) || 0}`;
-  return `${rows.join("/")} ${rack}/ ${scores} 0 var ${v.name};`;
+  return `${rows.join("/")} ${rack} ${scores} 0 var ${v.name};`;
 }
 
 function schedule() {
@@ -310,6 +322,22 @@ async function listMoves(generation, started = performance.now()) {
   showMoves(solved.answer.rows);
   state.listMs = Math.round(performance.now() - started);
   showListStatus();
+  await pinPlayed(listed);
+}
+
+async function pinPlayed(listed) {
+  // In a game's review, the move made here is marked in the list; when it is not among the rows
+  // shown it is put on top of them (marked, its rank kept), fetched as its own placement.
+  const played = state.played;
+  if (!played || document.querySelector("#moves tbody tr.played")) return;
+  const group = `${played.coord} ` + [...played.word].map((ch) => (ch !== ch.toUpperCase() ? "?" : ch)).join("");
+  const page = await api("/api/moves", { position: state.listPosition, fold: false, group, limit: 200 });
+  if (listed !== state.listGeneration || page.status !== 200 || state.played !== played) return;
+  const move = page.answer.rows.find((m) => m.word === played.word);
+  if (!move) return;
+  const tr = moveRow(move);
+  tr.classList.add("pinned");
+  document.querySelector("#moves tbody").prepend(tr);
 }
 
 function showListStatus() {
@@ -378,6 +406,7 @@ function showUnseen(answer) {
     $("unseen").textContent = text("unseen_unknown");
     $("unseen").dataset.bag = "";
     state.bag = null;
+    state.unseen = {};
     return;
   }
   const tiles = Object.entries(answer.unseen).map(([t, n]) => (n > 1 ? `${t}${n}` : t)).join(" ");
@@ -385,12 +414,15 @@ function showUnseen(answer) {
   $("unseen").textContent = text("unseen", { count, bag: answer.bag, tiles });
   $("unseen").dataset.bag = answer.bag;
   state.bag = answer.bag;
+  state.unseen = answer.unseen;
 }
 
 function moveRow(m) {
   const tr = document.createElement("tr");
   tr.dataset.rank = m.rank;
   tr.dataset.group = m.group || "";
+  const played = state.played;  // in a game's review: the move the player made here
+  if (played && played.coord === m.coord && played.word === m.word) tr.classList.add("played");
   const cells = [m.rank, m.coord, m.display, m.score, m.leave || "-", m.equity.toFixed(1),
                  m.words.map((w) => `${w.word} ${w.score}`).join(", ")];
   cells.forEach((value, k) => {
@@ -436,22 +468,49 @@ function showMoves(moves, append = false) {
 }
 
 function playMove(move) {
+  // The move laid and scored for the player to move, who draws (the tiles typed later, or drawn at
+  // random from the bag), and the turn passes: the other player's rack and score come up.
   change(() => {
     state.log.push({ player: state.onTurn, rack: $("rack").value.trim().toUpperCase(), move: `${move.coord} ${move.word}` });
     for (const t of move.placed) state.board[t.row][t.col] = { letter: t.letter.toLowerCase(), blank: t.blank };
-    $("score0").value = (Number($("score0").value) || 0) + move.score;
-    $("rack").value = move.leave;
+    const total = (Number($("score0").value) || 0) + move.score;
+    let kept = move.leave;
+    if ($("draw").value === "random") kept += drawnAtRandom(move.placed.length);
+    passTurn(kept, total);
+    state.lastMove = move.placed.map((t) => [t.row, t.col]);
   });
 }
 
+function drawnAtRandom(count) {
+  // `count` tiles (at most the bag's) drawn from the tiles the mover cannot see, less the other
+  // player's rack when it is known: the bag as far as the board can tell.
+  const pool = [];
+  for (const [tile, n] of Object.entries(state.unseen)) for (let k = 0; k < n; k++) pool.push(tile);
+  for (const ch of $("rack2").value.trim().toUpperCase()) {
+    const at = pool.indexOf(ch);
+    if (at >= 0) pool.splice(at, 1);
+  }
+  let drawn = "";
+  for (let k = 0; k < Math.min(count, state.bag ?? count, pool.length); k++) {
+    drawn += pool.splice(Math.floor(Math.random() * pool.length), 1)[0];
+  }
+  return drawn;
+}
+
+function passTurn(moverRack, moverTotal) {
+  // The other player to move: the scores change places, the racks too (the one to move now is
+  // the other rack as known: empty when it is not).
+  $("score0").value = $("score1").value;
+  $("score1").value = moverTotal;
+  $("rack").value = $("rack2").value;
+  $("rack2").value = moverRack.toUpperCase();
+  state.onTurn = 3 - state.onTurn;
+}
+
 function swapSides() {
-  // The other player to move: the scores change places, their rack is not known yet.
   change(() => {
-    const s0 = $("score0").value;
-    $("score0").value = $("score1").value;
-    $("score1").value = s0;
-    $("rack").value = "";
-    state.onTurn = 3 - state.onTurn;
+    passTurn($("rack").value.trim(), Number($("score0").value) || 0);
+    state.lastMove = [];
   });
 }
 
@@ -558,9 +617,11 @@ function loadPosition(position, onTurn = 1) {
   state.board = Array.from({ length: v.rows }, () => Array(v.columns).fill(null));
   state.log = [];
   state.onTurn = onTurn;
+  state.lastMove = [];
   state.logFromEmpty = !position || position.board.every((row) => /^\.*$/.test(row));
   if (!position) {
     $("rack").value = "";
+    $("rack2").value = "";
     $("score0").value = 0;
     $("score1").value = 0;
     return;
@@ -569,6 +630,7 @@ function loadPosition(position, onTurn = 1) {
     if (ch !== ".") state.board[r][c] = { letter: ch.toLowerCase(), blank: ch !== ch.toUpperCase() };
   }));
   $("rack").value = (position.racks[0] || "").toUpperCase();
+  $("rack2").value = (position.racks[1] || "").toUpperCase();
   $("score0").value = position.scores[0] || 0;
   $("score1").value = position.scores[1] || 0;
 }
@@ -601,8 +663,8 @@ async function start() {
   const typing = $("typing");
   typing.addEventListener("keydown", onKey);
   typing.addEventListener("input", () => { placeLetters(typing.value); typing.value = ""; });
-  for (const id of ["rack", "score0", "score1"]) {
-    $(id).addEventListener("input", () => { state.history.push(snapshot()); state.future = []; schedule(); });
+  for (const id of ["rack", "rack2", "score0", "score1"]) {
+    $(id).addEventListener("input", () => { state.history.push(snapshot()); state.future = []; forgetPlayed(); schedule(); });
   }
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);

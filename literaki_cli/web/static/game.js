@@ -37,6 +37,7 @@ async function goTurn(turn) {
   state.history.push(snapshot());
   state.future = [];
   loadPosition(shown.answer.position, g.seat);
+  showPlayed();
   state.ghost = [];
   render();
   const played = g.played ? `: ${g.player} ${g.played}` : "";
@@ -45,6 +46,23 @@ async function goTurn(turn) {
   $("turn-now").dataset.turn = turn;
   markTurn();
   schedule();
+}
+
+function showPlayed() {
+  // In a reviewed game: the move made at this turn, marked in the move list, with what it lost
+  // against the best move (as `analyze` says).
+  const review = game.review && game.review.turns.find((t) => t.turn === game.turn);
+  const note = $("review-note");
+  state.played = review && review.played && review.played.coord ? review.played : null;
+  if (!review) { note.hidden = true; return; }
+  const played = review.played ? `${review.played.coord || ""} ${review.played.display || review.played.word} ${review.played.score}`.trim()
+    : review.kind;
+  const best = review.best ? `${review.best.coord || ""} ${review.best.display || review.best.word} ${review.best.score}`.trim() : "-";
+  const lost = review.analysable && review.equity_loss !== null ? review.equity_loss.toFixed(1) : "-";
+  note.textContent = text("played_here", { played, lost, best });
+  note.dataset.lost = lost;
+  note.hidden = false;
+  for (const tr of document.querySelectorAll("#moves tbody tr")) tr.classList.remove("played");
 }
 
 function markTurn() {
@@ -108,6 +126,8 @@ function showReview() {
   $("turns").hidden = false;
   drawChart();
   markTurn();
+  showPlayed();
+  schedule();  // the move list again, the played move marked
 }
 
 function drawChart() {
