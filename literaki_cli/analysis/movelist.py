@@ -3,14 +3,17 @@ by a word pattern, a square, the main word's length, the tiles laid or bingos al
 equity, score or leave value, the choices of letter for a blank folded into one row per
 placement, and served a page at a time so that no answer is ever unbounded.
 
-The moves are ``solve --json``'s move objects (``FoundMove.as_dict``) for every move
-(``solve --top N`` with N past the count); each filter is a plain test of one object, so a script
-can apply the same to ``solve --json`` itself."""
+A :class:`MoveList` holds every move ``solve`` lists (its :class:`RankedMoves`: the generator's
+records, some 150 bytes a move) and makes ``solve --json``'s move objects only for the page
+asked; each filter is a plain test of what a move object says, so a script can apply the same to
+``solve --json`` itself."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+import numpy as np
 
 from literaki_cli.engine import alphabet
 from literaki_cli.errors import InputError
@@ -28,7 +31,7 @@ class MoveQuery:
     """What the list shows: the filters (None: any), the order, folding, and the page."""
 
     pattern: str | None = None  # letters; ? any one letter, * any run of them; no wildcard: contained anywhere
-    square: tuple[int, int] | None = None  # (row, col) of a square the move lays a tile on
+    square: str | None = None  # a square the move lays a tile on (h8), checked against the board
     length: int | None = None  # the main word's letters
     tiles: int | None = None  # tiles laid
     bingos: bool = False  # only moves laying the whole rack's bingo tiles
@@ -37,26 +40,6 @@ class MoveQuery:
     group: str | None = None  # only the rows of this folded placement (its key), unfolded
     offset: int = 0
     limit: int = DEFAULT_LIMIT
-
-    def matcher(self):
-        """The test a move object must pass."""
-        pattern = _pattern_regex(self.pattern) if self.pattern else None
-
-        def keep(move: dict) -> bool:
-            word = alphabet.normalize(move["word"])
-            if pattern is not None and not pattern.search(word):
-                return False
-            if self.length is not None and len(word) != self.length:
-                return False
-            if self.tiles is not None and move["tiles"] != self.tiles:
-                return False
-            if self.bingos and not move["bingo"]:
-                return False
-            if self.square is not None and all((p["row"], p["col"]) != self.square for p in move["placed"]):
-                return False
-            return self.group is None or placement_key(move) == self.group
-
-        return keep
 
 
 def _pattern_regex(pattern: str) -> re.Pattern:
@@ -74,41 +57,110 @@ def _pattern_regex(pattern: str) -> re.Pattern:
 def placement_key(move: dict) -> str:
     """The placement a move makes, whatever letters its blanks stand for: its coordinate and its
     word with each blank as ?.  Moves alike but for their blanks' letters share it."""
-    return f"{move['coord']} " + "".join("?" if ch != ch.upper() else ch for ch in move["word"])
+    return f"{move['coord']} {_blanks_as_unknown(move['word'])}"
 
 
-def query_moves(moves: list[dict], query: MoveQuery, rows: list[dict] | None = None) -> dict:
-    """The page of ``moves`` that ``query`` asks for: ``{"total", "offset", "limit", "rows"}``,
-    ``total`` the rows (placements, when folded) that pass the filters; each row a move object
-    with its placement's ``group`` key and, folded, ``variants`` (the moves folded into it, the
-    row the best of them).  ``rows``: :func:`list_rows` of this query, when kept from its last
-    page."""
-    rows = list_rows(moves, query) if rows is None else rows
-    return {"total": len(rows), "offset": query.offset, "limit": query.limit,
-            "rows": rows[query.offset : query.offset + query.limit]}  # fmt: skip
+class MoveList:
+    """Every move of a position's solve (``ranked``: :meth:`PositionSolver.rank` with no top), to
+    page through as :class:`MoveQuery` asks."""
+
+    def __init__(self, ranked) -> None:
+        from literaki_cli.engine.movegen import BLANK_FLAG, CELLS, CODE_MASK, SCORE
+
+        self.ranked = ranked
+        self.records = ranked.records[ranked.order]  # best first
+        self.score = self.records[:, SCORE]
+        # the leave value as a move object holds it (rounded to 0.001, as the sort of the objects sees it)
+        self.leave = np.array([round(float(v), 3) for v in ranked.leave_values[ranked.order]], dtype=np.float64)
+        # a placement: the record but for its score and what its blanks stand for
+        same = self.records.copy()
+        same[:, SCORE] = 0
+        cells = same[:, CELLS:]
+        cells[(cells & BLANK_FLAG) != 0] &= ~CODE_MASK
+        rows = np.ascontiguousarray(same).view(np.dtype((np.void, same.dtype.itemsize * same.shape[1]))).ravel()
+        self.placement = np.unique(rows, return_inverse=True)[1].ravel()
+        self._words: list[str] | None = None
+
+    def __len__(self) -> int:
+        return int(self.records.shape[0])
+
+    def words(self) -> list[str]:
+        """Each move's main word as its object writes it (tiles upper case, blanks lower case)."""
+        if self._words is None:
+            from literaki_cli.analysis.solve import _CELLS
+            from literaki_cli.engine.movegen import CELLS, LENGTH
+
+            self._words = ["".join(_CELLS[cell][0] for cell in rec[CELLS : CELLS + rec[LENGTH]])
+                           for rec in self.records.tolist()]  # fmt: skip
+        return self._words
+
+    def rows(self, query: MoveQuery) -> tuple[np.ndarray, np.ndarray]:
+        """The places (0: the best move) of the rows ``query`` lists, in order, and how many moves
+        each row stands for (1 each unless folded)."""
+        from literaki_cli.analysis.solve import Filters, filter_mask
+        from literaki_cli.engine.movegen import LENGTH, TILES, MoveArrays
+
+        if query.sort not in SORTS:
+            raise InputError(f"'sort' must be {', '.join(map(repr, SORTS))}, not {query.sort[:40]!r}")
+        rec = self.records
+        keep = np.ones(len(self), dtype=bool)
+        if query.square or query.bingos:
+            keep &= filter_mask(MoveArrays(rec), Filters(at=query.square, only_bingos=query.bingos),
+                                self.ranked.variant)  # fmt: skip
+        if query.length is not None:
+            keep &= rec[:, LENGTH] == query.length
+        if query.tiles is not None:
+            keep &= rec[:, TILES] == query.tiles
+        if query.pattern or query.group:
+            words = self.words()
+            pattern = _pattern_regex(query.pattern) if query.pattern else None
+            coords = self._coords() if query.group else None
+            for p in np.flatnonzero(keep).tolist():
+                if pattern is not None and not pattern.search(alphabet.normalize(words[p])):
+                    keep[p] = False
+                elif query.group is not None and f"{coords[p]} {_blanks_as_unknown(words[p])}" != query.group:
+                    keep[p] = False
+        places = np.flatnonzero(keep)
+        if query.sort != "equity":  # the list's own order is by equity
+            values = self.score[places] if query.sort == "score" else self.leave[places]
+            places = places[np.argsort(-values, kind="stable")]
+        if not query.fold or query.group is not None:
+            return places, np.ones(len(places), dtype=np.int64)
+        groups = self.placement[places]
+        _, first, counts = np.unique(groups, return_index=True, return_counts=True)
+        order = np.argsort(first, kind="stable")
+        return places[first[order]], counts[order]
+
+    def _coords(self) -> list[str]:
+        from literaki_cli.engine.coords import position_name
+        from literaki_cli.engine.movegen import COL, DIR, ROW
+
+        return [position_name(r, c, d) for r, c, d in self.records[:, [ROW, COL, DIR]].tolist()]
+
+    def page(self, query: MoveQuery, rows: tuple[np.ndarray, np.ndarray] | None = None) -> dict:
+        """``{"total", "offset", "limit", "rows"}``: ``total`` the rows (placements, when folded)
+        that pass the filters; each row of the page a move object with its placement's ``group``
+        key and ``variants`` (the moves folded into it, the row the best of them).  ``rows``:
+        :meth:`rows` of this query, when kept from its last page."""
+        places, counts = self.rows(query) if rows is None else rows
+        shown = slice(query.offset, query.offset + query.limit)
+        found = self.ranked.found(places[shown].tolist())
+        page = [{**m.as_dict(), "variants": int(n)} for m, n in zip(found, counts[shown].tolist(), strict=True)]
+        for move in page:
+            move["group"] = placement_key(move)
+        return {"total": int(len(places)), "offset": query.offset, "limit": query.limit, "rows": page}
 
 
-def list_rows(moves: list[dict], query: MoveQuery) -> list[dict]:
-    """Every row of the list ``query`` asks for (its page aside), in order."""
-    if query.sort not in SORTS:
-        raise InputError(f"'sort' must be {', '.join(map(repr, SORTS))}, not {query.sort[:40]!r}")
-    key = SORTS[query.sort]
-    keep = query.matcher()
-    chosen = [m for m in moves if keep(m)]
-    chosen.sort(key=lambda m: -m[key])  # stable: equal values stay in the solver's order
-    rows: list[dict] = []
-    if query.fold and query.group is None:
-        index: dict[str, dict] = {}
-        for move in chosen:
-            group = placement_key(move)
-            row = index.get(group)
-            if row is None:
-                index[group] = row = {**move, "group": group, "variants": 0}
-                rows.append(row)
-            row["variants"] += 1
-    else:
-        rows = [{**move, "group": placement_key(move), "variants": 1} for move in chosen]
-    return rows
+def _blanks_as_unknown(word: str) -> str:
+    return "".join("?" if ch != ch.upper() else ch for ch in word)
+
+
+def plain_first_page(query: MoveQuery, rack: str) -> bool:
+    """Whether ``query`` asks for what ``solve --top N`` lists as it is: no filter, the solver's
+    own order (equity), and a rack without a blank (no letters to fold).  Then the page is the
+    top of the solver's list, with no need of every move."""
+    plain = MoveQuery(sort=query.sort, fold=query.fold, offset=query.offset, limit=query.limit)
+    return query == plain and query.sort == "equity" and "?" not in rack
 
 
 def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
@@ -139,8 +191,9 @@ def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
         return value
 
     square = text("square")
-    where = parse_square(square, rows, columns) if square else None
-    query = MoveQuery(pattern=text("pattern"), square=where, length=whole("length", 1, 64, None),
+    if square:
+        parse_square(square, rows, columns)
+    query = MoveQuery(pattern=text("pattern"), square=square, length=whole("length", 1, 64, None),
                       tiles=whole("tiles", 1, 64, None), bingos=flag("bingos", False), sort=text("sort") or "equity",
                       fold=flag("fold", True), group=text("group"), offset=whole("offset", 0, 10**7, 0),
                       limit=whole("limit", 1, MAX_LIMIT, DEFAULT_LIMIT))  # fmt: skip
@@ -152,4 +205,5 @@ def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
 #: The keys of ``POST /api/moves`` besides a ``solve --batch`` line's position keys.
 QUERY_KEYS = ("pattern", "square", "length", "tiles", "bingos", "sort", "fold", "group", "offset", "limit")
 
-__all__ = ["MAX_LIMIT", "QUERY_KEYS", "SORTS", "MoveQuery", "list_rows", "placement_key", "query_moves", "read_query"]
+__all__ = ["MAX_LIMIT", "QUERY_KEYS", "SORTS", "MoveList", "MoveQuery", "placement_key", "plain_first_page",
+           "read_query"]

@@ -256,7 +256,28 @@ def solve(
     exchanges: int = 3,
     generator: MoveGenerator | None = None,
 ) -> SolveResult:
-    """The best ``top`` moves (all with None) for ``rack`` on ``board``.
+    """The best ``top`` moves (all with None) for ``rack`` on ``board``: :func:`rank_moves`,
+    each move listed found."""
+    return rank_moves(board, variant, lexicon, rack, top, filters, popular, fold_mirrors, equity, bag, by, exchanges,
+                      generator).solved()  # fmt: skip
+
+
+def rank_moves(
+    board: Board,
+    variant: Variant,
+    lexicon: Lexicon,
+    rack: str,
+    top: int | None = 20,
+    filters: Filters | None = None,
+    popular: bool = False,
+    fold_mirrors: bool = False,
+    equity: Equity | None = None,
+    bag: int = 0,
+    by: str = "equity",
+    exchanges: int = 3,
+    generator: MoveGenerator | None = None,
+) -> RankedMoves:
+    """The best ``top`` moves (all with None) for ``rack`` on ``board``, ranked.
 
     With ``equity`` every move gets its leave value for a bag of ``bag`` tiles, and with
     ``by="equity"`` the moves are ranked by score + leave value (ties by score, then position);
@@ -292,12 +313,38 @@ def solve(
     if by == "equity":
         order = order[np.argsort(key[order], kind="stable")]
     shown = order if top is None else order[:top]
-    grid = BoardGrid(board)
-    moves = [found_move(records[i], rank, board, variant, rack, leave_values[i], grid)
-             for rank, i in enumerate(shown, 1)]  # fmt: skip
     allowed = bag >= variant.exchange_min_bag and variant.exchange_max_per_player > 0 and bool(rack)
     offered = equity.exchanges(rack, bag, exchanges, leaves) if equity is not None and allowed and exchanges else []
-    return SolveResult(moves, count, len(arrays), seconds, folded, by, bag, offered, allowed)
+    result = SolveResult([], count, len(arrays), seconds, folded, by, bag, offered, allowed)
+    return RankedMoves(records, leave_values, shown, board, variant, rack, result)
+
+
+@dataclass
+class RankedMoves:
+    """The moves a solve lists, ranked, still as the generator's records: each made a
+    :class:`FoundMove` only when asked for (a list of every move pages through them)."""
+
+    records: np.ndarray  # every legal move (generation order)
+    leave_values: np.ndarray  # by record
+    order: np.ndarray  # the records listed, best first
+    board: Board
+    variant: Variant
+    rack: str
+    result: SolveResult  # its moves empty: the counts, the exchanges
+    _grid: BoardGrid | None = None
+
+    def found(self, places: Iterable[int]) -> list[FoundMove]:
+        """The moves at ``places`` (0: the best) of the ranked list, as ``solve`` gives them."""
+        if self._grid is None:
+            self._grid = BoardGrid(self.board)
+        return [found_move(self.records[self.order[p]], p + 1, self.board, self.variant, self.rack,
+                           self.leave_values[self.order[p]], self._grid) for p in places]  # fmt: skip
+
+    def solved(self) -> SolveResult:
+        """``solve``'s answer: every move listed, found."""
+        from dataclasses import replace
+
+        return replace(self.result, moves=self.found(range(len(self.order))))
 
 
 @dataclass(frozen=True)
@@ -353,6 +400,10 @@ class PositionSolver:
         """:func:`solve` for ``position`` (a :class:`~literaki_cli.engine.position.Position`)
         and ``rack`` as ``solve`` asks it: the leave values for the bag the mover sees, the
         filters checked against the board (InputError)."""
+        return self.rank(position, rack, request).solved()
+
+    def rank(self, position, rack: str, request: SolveRequest = SolveRequest()) -> RankedMoves:
+        """:meth:`solve`'s moves ranked, none found yet (:func:`rank_moves`)."""
         from literaki_cli.analysis.positionquery import solve_filters, tiles_in_bag
 
         check_ranking(request.by)
@@ -361,6 +412,6 @@ class PositionSolver:
         equity = self.equity(variant)
         generator = self.generator(variant, request.popular)
         top = None if request.show_all else request.top
-        return solve(position.board, variant, self.lexicon, rack, top, filters, request.popular,
-                     fold_mirrors=not request.show_all, equity=equity, bag=tiles_in_bag(position, rack),
-                     by=request.by, exchanges=request.exchanges, generator=generator)  # fmt: skip
+        return rank_moves(position.board, variant, self.lexicon, rack, top, filters, request.popular,
+                          fold_mirrors=not request.show_all, equity=equity, bag=tiles_in_bag(position, rack),
+                          by=request.by, exchanges=request.exchanges, generator=generator)  # fmt: skip

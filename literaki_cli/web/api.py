@@ -108,7 +108,10 @@ class Engine:
 
     lexicon_path: Path | None = None
     leaves_path: Path | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # the interactive lane
+    heavy_lock: threading.Lock = field(default_factory=threading.Lock)  # the heavy lane (every move of a blank rack)
+    lists_lock: threading.Lock = field(default_factory=threading.Lock)  # the kept move lists
+    _making: threading.Lock = field(default_factory=threading.Lock)  # the lexicon and the solver, made once
     _lexicon: Any = None
     _solver: Any = None
     _jobs: Any = None
@@ -132,15 +135,18 @@ class Engine:
     def lexicon(self):
         from literaki_cli.engine.lexicon import Lexicon
 
-        if self._lexicon is None:
-            self._lexicon = Lexicon.open(self.lexicon_path)
+        with self._making:
+            if self._lexicon is None:
+                self._lexicon = Lexicon.open(self.lexicon_path)
         return self._lexicon
 
     def solver(self):
         from literaki_cli.analysis.solve import PositionSolver
 
-        if self._solver is None:
-            self._solver = PositionSolver(self.lexicon(), self.leaves_path)
+        lexicon = self.lexicon()
+        with self._making:
+            if self._solver is None:
+                self._solver = PositionSolver(lexicon, self.leaves_path)
         return self._solver
 
 
@@ -177,7 +183,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
 
     async def moves(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
-        return await _locked(engine, _moves, engine, body)
+        return await run_in_threadpool(_moves, engine, body)  # it takes its lane's lock itself
 
     async def score(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -351,8 +357,9 @@ def _solve(engine: Engine, body: dict) -> JSONResponse:
     return _answer_line(SolveLines(engine.solver(), SolveRequest(), PositionReader()), body)
 
 
-#: How many positions' move lists ``/api/moves`` keeps (a page of the list is then a slice).
-KEPT_MOVE_LISTS = 3
+#: How many positions' move lists ``/api/moves`` keeps (a page of the list is then a slice): some
+#: 150 bytes a move, 7 MB for the largest (two blanks), as many as a busy board's heavy pages.
+KEPT_MOVE_LISTS = 16
 
 
 def _moves(engine: Engine, body: dict) -> JSONResponse:
@@ -360,42 +367,78 @@ def _moves(engine: Engine, body: dict) -> JSONResponse:
     ``rack``) and the list's (:mod:`literaki_cli.analysis.movelist`: ``pattern``, ``square``,
     ``length``, ``tiles``, ``bingos``, ``sort``, ``fold``, ``group``, ``offset``, ``limit``) ->
     ``solve --json``'s record for every move, its ``moves`` replaced by one page of ``rows``
-    (and ``total``, ``offset``, ``limit``): never more than :data:`movelist.MAX_LIMIT` rows."""
-    from dataclasses import replace
+    (and ``total``, ``offset``, ``limit``): never more than :data:`movelist.MAX_LIMIT` rows.
 
+    The lanes: a list made in full for a rack with a blank (a second of work with two) takes the
+    heavy lane; the rest (a page of a list kept, the top of a list without a blank or a filter,
+    which the solver lists as it is) the interactive one, so an edit never waits behind it."""
     from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text, _text_field
-    from literaki_cli.analysis.movelist import QUERY_KEYS, list_rows, query_moves, read_query
+    from literaki_cli.analysis.movelist import QUERY_KEYS, MoveList, placement_key, plain_first_page, read_query
     from literaki_cli.analysis.positionquery import checked_rack, parse_turn, seen_record, solve_record, solving_rack
     from literaki_cli.analysis.solve import SolveRequest
 
     _check_keys(body, ("position", "turn", "rack", *QUERY_KEYS))
     text, turn, rack = _position_text(body), parse_turn(body.get("turn"), '"turn"'), _text_field(body, "rack")
     key = (text, turn, rack)
-    kept = engine.move_lists.get(key)
+    with engine.lists_lock:
+        kept = engine.move_lists.get(key)
     if kept is None:
         reader = PositionReader()
         opened = reader.read(text, None, turn)
         position = opened.position
         given, rack_warnings = checked_rack(position, rack, reader.lenient, name="rack")
         the_rack = solving_rack(position, given, how='give "rack"')
-        result = engine.solver().solve(position, the_rack, SolveRequest(top=None))
-        record = solve_record(result, the_rack) | seen_record(opened, the_rack)
         warnings = opened.warnings + rack_warnings
+        board = position.variant.board
+        query = read_query(body, board.rows, board.columns)
+        solver = engine.solver()
+        if plain_first_page(query, the_rack):  # the solver's own top: no list to make
+            with engine.lock:
+                result = solver.solve(position, the_rack, SolveRequest(top=query.offset + query.limit))
+            record = solve_record(result, the_rack) | seen_record(opened, the_rack) | (
+                {"warnings": warnings} if warnings else {})
+            moves = record.pop("moves")[query.offset :]
+            return JSONResponse({**record, "total": record["count"], "offset": query.offset, "limit": query.limit,
+                                 "rows": [{**m, "group": placement_key(m), "variants": 1} for m in moves]})  # fmt: skip
+        heavy = "?" in the_rack
+        with engine.heavy_lock if heavy else engine.lock:
+            moves = MoveList(solver.rank(position, the_rack, SolveRequest(top=None)))
+        record = solve_record(moves.ranked.result, the_rack) | seen_record(opened, the_rack)
+        record.pop("moves")
         if warnings:
             record["warnings"] = warnings
-        kept = (position.variant.board.rows, position.variant.board.columns, record.pop("moves"), record, {})
-        engine.move_lists[key] = kept
-        while len(engine.move_lists) > KEPT_MOVE_LISTS:
-            engine.move_lists.popitem(last=False)
-    engine.move_lists.move_to_end(key)
-    rows, columns, moves, record, listed = kept
+        kept = (board.rows, board.columns, moves, record, {}, heavy)
+        with engine.lists_lock:
+            engine.move_lists[key] = kept
+            while len(engine.move_lists) > KEPT_MOVE_LISTS:
+                engine.move_lists.popitem(last=False)
+    with engine.lists_lock:
+        if key in engine.move_lists:
+            engine.move_lists.move_to_end(key)
+    # a page of a blank rack's list, too, takes the heavy lane: one heavy request runs at a time,
+    # so that the interactive ones share the interpreter with one at most
+    with engine.heavy_lock if kept[5] else contextlib.nullcontext():
+        return _moves_page(engine, body, kept)
+
+
+def _moves_page(engine: Engine, body: dict, kept: tuple) -> JSONResponse:
+    """One page of a kept move list (``_moves``)."""
+    from dataclasses import replace
+
+    from literaki_cli.analysis.movelist import read_query
+
+    rows, columns, moves, record, listed, _ = kept
     query = read_query(body, rows, columns)
     whole = replace(query, offset=0, limit=0)  # the list itself: its pages are slices of it
-    if whole not in listed:
-        while len(listed) >= 2:  # the last two queries' rows (a list and a placement opened in it)
-            listed.pop(next(iter(listed)))
-        listed[whole] = list_rows(moves, query)
-    return JSONResponse({**record, **query_moves(moves, query, listed[whole])})
+    with engine.lists_lock:
+        chosen = listed.get(whole)
+    if chosen is None:
+        chosen = moves.rows(query)
+        with engine.lists_lock:
+            while len(listed) >= 2:  # the last two queries' rows (a list and a placement opened in it)
+                listed.pop(next(iter(listed)))
+            listed[whole] = chosen
+    return JSONResponse({**record, **moves.page(query, chosen)})
 
 
 def _score(engine: Engine, body: dict) -> JSONResponse:
