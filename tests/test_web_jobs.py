@@ -196,6 +196,17 @@ def test_the_board_drawn_as_show_image_draws_it(client, tmp_path, flowing_lexico
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
     bad = client.post("/api/image", json={"position": CGP, "format": "gif"})
     assert bad.status_code == 400 and "'format'" in bad.json()["error"]
+    # with the players under the board: scores, the racks known, who is to move (the page's export)
+    for lang, lines in (("pl", ["Gracz 1: 20", "Gracz 2: 0 — Stojak: KOTAŁW? — na ruchu"]),
+                        ("en", ["Player 1: 20", "Player 2: 0 — Rack: KOTAŁW? — to move"])):  # fmt: skip
+        captioned = client.post("/api/image", json={"position": CGP, "format": "svg", "on_turn": 2, "lang": lang})
+        assert captioned.status_code == 200
+        text = captioned.content.decode("utf-8")
+        for line in lines:
+            assert line in text, (line, [t for t in text.split("<text")[1:4]])
+    for body, word in (({"on_turn": 3}, "'on_turn'"), ({"on_turn": 1, "lang": "de"}, "'lang'")):
+        bad = client.post("/api/image", json={"position": CGP, "format": "png", **body})
+        assert bad.status_code == 400 and word in bad.json()["error"]
 
 
 def test_the_moves_played_on_the_board_as_a_game_record(client, flowing_lexicon, tmp_path, capsys):

@@ -159,29 +159,44 @@ def write_board_image(path: Path, board: Board, variant: Variant, highlight=froz
         raise InputError(f"{path}: cannot write image: {exc.strerror or exc}") from None
 
 
-def board_image_bytes(fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> bytes:
-    """The board drawn as :func:`write_board_image` draws it, as the bytes of a ``fmt`` file."""
+def board_image_bytes(fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "",
+                      caption: tuple[str, ...] = ()) -> bytes:  # fmt: skip
+    """The board drawn as :func:`write_board_image` draws it, as the bytes of a ``fmt`` file;
+    ``caption``: lines written under it (the players' scores and racks, who is to move), kept as
+    text in an SVG."""
     import io
 
     if fmt not in IMAGE_FORMATS:
         raise InputError(f"image format {fmt!r} not supported (use svg, png or pdf)")
     out = io.BytesIO()
-    draw_board_image(out, fmt, board, variant, highlight, title)
+    draw_board_image(out, fmt, board, variant, highlight, title, caption)
     return out.getvalue()
 
 
-def draw_board_image(target, fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "") -> None:
-    """Draw the board into ``target`` (a path or a binary file) in ``fmt``."""
+def draw_board_image(target, fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "",
+                     caption: tuple[str, ...] = ()) -> None:  # fmt: skip
+    """Draw the board into ``target`` (a path or a binary file) in ``fmt``, with the lines of
+    ``caption`` under it."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
+
+    if not caption:
+        _draw_board(plt, target, fmt, board, variant, highlight, title, caption)
+        return
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # the caption searchable and copyable in an SVG
+        _draw_board(plt, target, fmt, board, variant, highlight, title, caption)
+
+
+def _draw_board(plt, target, fmt: str, board: Board, variant: Variant, highlight, title: str, caption) -> None:
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
     rows, cols = board.rows, board.columns
-    fig, ax = plt.subplots(figsize=(cols * 0.42 + 0.6, rows * 0.42 + 0.9))
+    below = 0.55 * len(caption)
+    fig, ax = plt.subplots(figsize=(cols * 0.42 + 0.6, (rows + below) * 0.42 + 0.9))
     ax.set_xlim(-0.8, cols)
-    ax.set_ylim(rows, -0.8 - (0.6 if title else 0))
+    ax.set_ylim(rows + below + (0.2 if caption else 0), -0.8 - (0.6 if title else 0))
     ax.set_aspect("equal")
     ax.axis("off")
     for c in range(cols):
@@ -209,6 +224,8 @@ def draw_board_image(target, fmt: str, board: Board, variant: Variant, highlight
                 ax.text(c + 0.5, r + 0.5, look.label, ha="center", va="center", fontsize=7, color="white")
     if title:
         ax.text(cols / 2, -1.1, title, ha="center", va="center", fontsize=10)
+    for k, line in enumerate(caption):
+        ax.text(0, rows + 0.5 + 0.55 * k, line, ha="left", va="center", fontsize=9, color="#222")
     try:
         fig.savefig(target, format=fmt, bbox_inches="tight", dpi=150)
     finally:

@@ -511,19 +511,43 @@ def _file_name(name: str) -> str:
 
 
 def _image(body: dict) -> Response:
-    """``POST /api/image``: ``position``, ``turn``, ``format`` (svg or png) -> the board drawn as
+    """``POST /api/image``: ``position``, ``turn``, ``format`` (svg or png), and for a caption under
+    the board (the players' scores and racks as far as known, who is to move) ``on_turn`` (1 or 2:
+    the player the position's first rack and score belong to) and ``lang`` -> the board drawn as
     ``show --image FILE`` draws it."""
     from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text
     from literaki_cli.analysis.positionquery import parse_turn
     from literaki_cli.io.render import board_image_bytes
 
-    _check_keys(body, ("position", "turn", "format"))
+    _check_keys(body, ("position", "turn", "format", "on_turn", "lang"))
     fmt = body.get("format", "svg")
     if fmt not in IMAGE_TYPES:
         raise InputError(f"'format' must be {' or '.join(map(repr, IMAGE_TYPES))}, not {json.dumps(fmt)[:40]}")
+    on_turn, lang = body.get("on_turn"), body.get("lang", "pl")
+    if on_turn not in (None, 1, 2) or isinstance(on_turn, bool):
+        raise InputError(f"'on_turn' must be 1 or 2, not {json.dumps(on_turn)[:40]}")
+    if lang not in LANGUAGES:
+        raise InputError(f"'lang' must be {' or '.join(map(repr, LANGUAGES))}, not {json.dumps(lang)[:40]}")
     pos = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"')).position
-    return Response(board_image_bytes(fmt, pos.board, pos.variant), media_type=IMAGE_TYPES[fmt],
+    caption = _caption(pos, on_turn, board_texts(lang)) if on_turn else ()
+    return Response(board_image_bytes(fmt, pos.board, pos.variant, caption=caption), media_type=IMAGE_TYPES[fmt],
                     headers={"content-disposition": f'attachment; filename="board.{fmt}"'})  # fmt: skip
+
+
+def _caption(position, on_turn: int, texts: dict) -> tuple[str, ...]:
+    """A line a player under the board: their number, score and rack (when known), and who moves."""
+    racks = list(position.racks) + [""] * 2
+    scores = list(position.scores) + [0] * 2
+    lines = []
+    for player in (1, 2):
+        k = 0 if player == on_turn else 1  # the position's first rack and score are the mover's
+        line = f"{texts['player_n'].format(player=player)}: {scores[k]}"
+        if racks[k]:
+            line += f" — {texts['rack']}: {racks[k].upper()}"
+        if player == on_turn:
+            line += f" — {texts['to_move']}"
+        lines.append(line)
+    return tuple(lines)
 
 
 #: The images ``/api/image`` draws, and their media types.

@@ -29,7 +29,7 @@ function download(blob, name) {
 async function saveImage(format) {
   const response = await fetch("/api/image", {
     method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ position: toCGP(), format }),
+    body: JSON.stringify({ position: toCGP(), format, on_turn: state.onTurn, lang: state.lang }),
   });
   if (response.status !== 200) { $("out-status").textContent = (await response.json()).error; return; }
   download(await response.blob(), `plansza.${format}`);
