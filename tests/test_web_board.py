@@ -385,6 +385,11 @@ def test_nothing_scrolls_sideways_and_a_tap_places_tiles(browser, server, size):
         if control.is_visible():
             box = control.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, control.inner_text()
+    if phone:  # a finger: a square tapped, then a tile of the rack
+        page.fill("input[name=rack]", "kotaeis")
+        page.tap("[data-square=a1]")
+        page.tap("#rack-tiles .rack-tile[data-index='0']")
+        page.wait_for_function("document.querySelector('[data-square=a1]').dataset.letter === 'K'")
     assert page.errors == []
     page.context.close()
 
@@ -487,3 +492,23 @@ def check_the_played_move_is_marked(page, turn: dict) -> None:
     page.wait_for_selector("#moves tbody tr.played")
     played = page.query_selector("#moves tbody tr.played").query_selector_all("td")
     assert [played[1].inner_text(), played[3].inner_text()] == [turn["played"]["coord"], str(turn["played"]["score"])]
+
+
+def test_the_rack_as_tiles_places_letters_and_is_reordered_by_dragging(page):
+    page.fill("input[name=rack]", "kotaei?")
+    assert page.eval_on_selector_all("#rack-tiles .rack-tile", "ts => ts.map(t => t.firstChild.textContent)") == \
+        list("KOTAEI?")
+    page.click("[data-square=h8]")
+    page.click("#rack-tiles .rack-tile[data-index='1']")  # O, at the cursor; the cursor moves on
+    page.click("#rack-tiles .rack-tile[data-index='6']")  # the blank: it stands for the next letter typed
+    page.keyboard.type("t")
+    assert [page.get_attribute(f"[data-square={s}]", "data-letter") for s in ("h8", "i8")] == ["O", "t"]
+    assert page.input_value("input[name=rack]") == "kotaei?"  # the rack is a keyboard here: it keeps its tiles
+    first, target = (page.query_selector(f"#rack-tiles .rack-tile[data-index='{i}']").bounding_box() for i in (0, 3))
+    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=5)
+    page.mouse.up()
+    assert page.input_value("input[name=rack]") == "otakei?"  # K moved to the fourth place
+    page.keyboard.press("Control+z")  # the order taken back too
+    assert page.input_value("input[name=rack]") == "kotaei?"

@@ -111,6 +111,7 @@ function render() {
     cell.classList.toggle("down", cursor && state.cursor.dir === "down");
   }
   $("on-turn").textContent = text("on_turn", { player: state.onTurn });
+  renderRack();
 }
 
 function showGhost(tiles) {
@@ -164,7 +165,9 @@ function placeLetters(typed) {
   change(() => {
     state.logFromEmpty = false;  // a tile typed by hand: no longer a game of played moves
     for (const ch of letters) {
-      state.board[state.cursor.r][state.cursor.c] = { letter: ch.toLowerCase(), blank: ch !== ch.toLowerCase() };
+      const blank = ch !== ch.toLowerCase() || Boolean(state.blankNext);  // Shift, or the rack's blank tapped
+      state.blankNext = false;
+      state.board[state.cursor.r][state.cursor.c] = { letter: ch.toLowerCase(), blank };
       step(1);
     }
   });
@@ -187,6 +190,57 @@ function onKey(event) {
     return;
   }
   event.preventDefault();
+}
+
+// ----------------------------------------------------------------------------- the rack as tiles
+
+function renderRack() {
+  // The rack's letters as tiles: a tap lays the letter on the board at the cursor (as typing it
+  // does; the blank then stands for the next letter typed), a drag moves the tile along the rack.
+  const holder = $("rack-tiles");
+  holder.innerHTML = "";
+  [...$("rack").value.trim()].forEach((ch, i) => {
+    const blank = ch === "?";
+    const tile = blank ? document.createElement("div") : tileElement(ch.toLowerCase(), false, false);
+    if (blank) { tile.className = "tile blank"; tile.textContent = "?"; }
+    tile.classList.add("rack-tile");
+    tile.dataset.index = i;
+    tile.setAttribute("role", "listitem");
+    tile.addEventListener("pointerdown", (event) => rackPointerDown(event, i));
+    holder.appendChild(tile);
+  });
+}
+
+function rackPointerDown(event, from) {
+  event.preventDefault();
+  const start = { x: event.clientX, y: event.clientY };
+  const finish = (up) => {
+    document.removeEventListener("pointerup", finish);
+    const moved = Math.hypot(up.clientX - start.x, up.clientY - start.y) > 8;
+    if (!moved) { tapRackTile(from); return; }
+    const over = document.elementsFromPoint(up.clientX, up.clientY).find((el) => el.classList.contains("rack-tile"));
+    if (over) moveRackTile(from, Number(over.dataset.index));
+  };
+  document.addEventListener("pointerup", finish);
+}
+
+function moveRackTile(from, to) {
+  if (from === to) return;
+  const letters = [...$("rack").value.trim()];
+  const [tile] = letters.splice(from, 1);
+  letters.splice(to, 0, tile);
+  state.history.push(snapshot());
+  state.future = [];
+  $("rack").value = letters.join("");  // the same tiles: only their order, nothing to ask again
+  renderRack();
+}
+
+function tapRackTile(index) {
+  const ch = [...$("rack").value.trim()][index];
+  if (!ch || state.cursor.r < 0) return;
+  if (ch === "?") { state.blankNext = true; $("typing").focus(); return; }  // the letter it stands for comes next
+  placeLetters(ch.toLowerCase());
+  $("typing").focus();
 }
 
 // ----------------------------------------------------------------------------- edits and history
@@ -666,6 +720,7 @@ async function start() {
   for (const id of ["rack", "rack2", "score0", "score1"]) {
     $(id).addEventListener("input", () => { state.history.push(snapshot()); state.future = []; forgetPlayed(); schedule(); });
   }
+  $("rack").addEventListener("input", renderRack);
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("swap").addEventListener("click", swapSides);
