@@ -512,3 +512,19 @@ def test_the_rack_as_tiles_places_letters_and_is_reordered_by_dragging(page):
     assert page.input_value("input[name=rack]") == "otakei?"  # K moved to the fourth place
     page.keyboard.press("Control+z")  # the order taken back too
     assert page.input_value("input[name=rack]") == "kotaei?"
+
+
+def test_the_pre_endgame_runs_as_a_job_with_its_table_of_win_chances(page, flowing_lexicon, capsys):
+    page.fill("#paste", (EXAMPLES / "peg.cgp").read_text(encoding="utf-8"))
+    page.click("#paste-open")
+    first_row(page)
+    page.wait_for_function("!document.getElementById('peg-start').disabled")
+    assert page.is_disabled("#endgame-start")  # the bag is not empty
+    page.click("#peg-start")
+    page.wait_for_function("document.getElementById('job-status').dataset.state === 'done'", timeout=90_000)
+    code, out, err = run_cli(capsys, "solve", str(EXAMPLES / "peg.cgp"), "--peg", "--threads", "1", "--json",
+                             "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    expected = json.loads(out)["peg"]["candidates"]
+    rows = [[c.inner_text() for c in r.query_selector_all("td")] for r in page.query_selector_all("#peg tbody tr")]
+    assert [(r[1], r[5]) for r in rows] == [(c["coord"] or "-", f"{c['win_pct']:.1f}") for c in expected]
+    assert not page.is_hidden("#peg-summary")

@@ -83,6 +83,18 @@ def test_an_endgame_job_answers_what_solve_endgame_json_prints(client, flowing_l
     assert without_seconds(view["answer"]) == without_seconds(expected)
 
 
+def test_a_pre_endgame_job_answers_what_solve_peg_json_prints(client, flowing_lexicon, capsys):
+    peg = (EXAMPLES / "peg.cgp").read_text(encoding="utf-8").strip()
+    view = run_job(client, {"kind": "peg", "position": peg, "candidates": 4})
+    assert view["state"] == "done" and view["done"] == view["total"] == 5, view  # the 4 best and the pass, judged
+    expected = cli_json(capsys, "solve", str(EXAMPLES / "peg.cgp"), "--peg", "--candidates", "4", "--threads", "1",
+                        "--json", "--lexicon", str(flowing_lexicon.path))  # fmt: skip
+    assert view["answer"]["peg"]["candidates"] and not view["answer"]["peg"]["interrupted"]
+    assert without_seconds(view["answer"]) == without_seconds(expected)
+    bad = client.post("/api/jobs", json={"kind": "peg", "position": CGP})
+    assert bad.status_code == 400 and "bag" in bad.json()["error"]
+
+
 def test_a_review_job_answers_what_analyze_json_prints(client, flowing_lexicon, capsys):
     view = run_job(client, {"kind": "analyze", "game": GAME, "endgame_time": 0})
     assert view["state"] == "done" and view["done"] == view["total"] == 30, view

@@ -82,7 +82,7 @@ SOLVE_EPILOG = (
 TOP = 20
 ENDGAME_TOP = 5
 #: Splits ``--peg`` judges at most (sampled when there are more: with 2 tiles in the bag).
-PEG_SPLITS = 12
+PEG_SPLITS = 12  # literaki_cli.endgame.peg.DEFAULT_SPLITS (not imported here: the command starts without it)
 
 SimOption = Annotated[bool, typer.Option("--sim", help="Simulate the best candidates a few turns ahead.")]
 SolvePositionArgument = Annotated[

@@ -53,6 +53,9 @@ MAX_BAG = 2
 DEFAULT_CANDIDATES = 10
 #: Search nodes per endgame unless a time is given (about 0.02-0.05 s each).
 DEFAULT_NODES = 4000
+#: Splits of the unseen tiles an answer judges at most (sampled when there are more: with 2 tiles
+#: in the bag), ``solve --peg``'s and the board's.
+DEFAULT_SPLITS = 12
 #: Replies considered in a position with tiles still in the bag after the candidate (the best
 #: by score, and the pass).
 DEFAULT_REPLIES = 8

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from literaki_cli.web.jobwork import ANALYZE, ENDGAME, SIM, Plan, plan
+from literaki_cli.web.jobwork import ANALYZE, ENDGAME, PEG, SIM, Plan, plan
 
 #: Jobs running at once, in all (a job is one core's work).
 MAX_JOBS = 2
 #: The most seconds a job of each kind may run.
-TIME_CAPS = {SIM: 300.0, ENDGAME: 150.0, ANALYZE: 900.0}
+TIME_CAPS = {SIM: 300.0, ENDGAME: 150.0, ANALYZE: 900.0, PEG: 150.0}
 #: A running job that nobody asked about for this long is cancelled.
 HEARTBEAT_SECONDS = 20.0
 #: How long a cancelled job's process may take to stop before it is ended.

@@ -20,15 +20,17 @@ from typing import Any
 
 from literaki_cli.errors import InputError
 
-SIM, ENDGAME, ANALYZE = "sim", "endgame", "analyze"
-KINDS = (SIM, ENDGAME, ANALYZE)
+SIM, ENDGAME, ANALYZE, PEG = "sim", "endgame", "analyze", "peg"
+KINDS = (SIM, ENDGAME, ANALYZE, PEG)
 #: The keys each kind of request may hold (as a batch line, ``position`` is CGP, board text, a
 #: JSON position or a game record's text, then with ``turn``).
 KEYS = {
     SIM: ("kind", "position", "turn", "rack", "iterations", "candidates", "plies", "seed", "stop"),
     ENDGAME: ("kind", "position", "turn", "rack", "time", "depth", "top"),
     ANALYZE: ("kind", "game", "endgame_time", "top"),
+    PEG: ("kind", "position", "turn", "rack", "time", "candidates", "splits"),
 }
+
 #: The most iterations a simulation from the board may ask for (the command line has no limit;
 #: the server's jobs also stop at their time cap).
 MAX_SIM_ITERATIONS = 100_000
@@ -55,6 +57,7 @@ class Plan:
     depth: int | None = None
     top: int = 0
     game: Any = None  # GcgGame (analyze)
+    peg: Any = None  # PegPosition (peg)
 
 
 def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
@@ -90,8 +93,18 @@ def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
             raise InputError(f"'stop' must be 95 or 99, not {_shown(settings.stop)}")
         settings.check()
         return Plan(SIM, opened, rack, settings)
-    racks, passes = endgame_start(opened.position, rack)
     high = min(MAX_ENDGAME_SECONDS, cap_seconds)  # the search's time: the job's cap leaves room for its setup
+    if kind == PEG:
+        from literaki_cli.analysis.positionquery import peg_start
+        from literaki_cli.endgame.peg import DEFAULT_CANDIDATES, DEFAULT_NODES, DEFAULT_SPLITS, PegSettings
+
+        start = peg_start(opened.position, rack)
+        seconds = _seconds(body, "time", None, high)  # None: each endgame its node budget, as the command's default
+        settings = PegSettings(candidates=_whole(body, "candidates", DEFAULT_CANDIDATES, 1, 100),
+                               nodes=None if seconds else DEFAULT_NODES, seconds=seconds, strict_time=True,
+                               splits=_whole(body, "splits", DEFAULT_SPLITS, 1, 10_000))  # fmt: skip
+        return Plan(PEG, opened, rack, settings=settings, peg=start)
+    racks, passes = endgame_start(opened.position, rack)  # the search's time: the job's cap leaves room for its setup
     seconds = _seconds(body, "time", min(DEFAULT_ENDGAME_SECONDS, high), high)
     depth = _whole(body, "depth", None, 1, 1000)
     return Plan(ENDGAME, opened, rack, racks=racks, passes=passes, seconds=seconds, depth=depth,
@@ -120,7 +133,7 @@ def _whole(body: dict, key: str, default: int | None, low: int, high: int) -> in
     return value
 
 
-def _seconds(body: dict, key: str, default: float, high: float, zero: bool = False) -> float:
+def _seconds(body: dict, key: str, default: float | None, high: float, zero: bool = False) -> float | None:
     value = body.get(key)
     if value is None:
         return default
@@ -162,7 +175,8 @@ class Workbench:
     def run(self, work: Plan, report: Report) -> dict:
         """The answer of ``work``, as its command prints it with ``--json``; ``report`` hears of
         the progress."""
-        return {SIM: self._simulate, ENDGAME: self._endgame, ANALYZE: self._review}[work.kind](work, report)
+        work_of = {SIM: self._simulate, ENDGAME: self._endgame, ANALYZE: self._review, PEG: self._pre_endgame}
+        return work_of[work.kind](work, report)
 
     def _simulate(self, work: Plan, report: Report) -> dict:
         """``solve --sim --json``."""
@@ -187,6 +201,19 @@ class Workbench:
         return solve_endgame(work.opened, work.rack, work.racks, work.passes, self._solvers[variant.name], work.depth,
                              work.seconds, work.top)[1]  # fmt: skip
 
+    def _pre_endgame(self, work: Plan, report: Report) -> dict:
+        """``solve --peg --time T --json --threads 1``: ``done`` and ``total`` count the candidates."""
+        from literaki_cli.analysis.lookahead import solve_peg
+        from literaki_cli.endgame.peg import PreEndgameSolver
+        from literaki_cli.endgame.solver import EndgameSolver
+
+        variant = work.opened.position.variant
+        key = f"peg {variant.name}"
+        if key not in self._solvers:
+            self._solvers[key] = PreEndgameSolver(EndgameSolver(self.lexicon(), variant, threads=1))
+        return solve_peg(work.opened, work.rack, work.peg, self._solvers[key], work.settings, self.equity(variant),
+                         lambda done, total: report(done, total, None))[1]  # fmt: skip
+
     def _review(self, work: Plan, report: Report) -> dict:
         """``analyze --json`` with ``--endgame-time`` (one search thread)."""
         from literaki_cli.review.endgame_review import EndgameReviewer
@@ -208,4 +235,4 @@ class Workbench:
         return review.as_dict()
 
 
-__all__ = ["ANALYZE", "ENDGAME", "KINDS", "SIM", "Plan", "Workbench", "plan"]
+__all__ = ["ANALYZE", "ENDGAME", "KINDS", "PEG", "SIM", "Plan", "Workbench", "plan"]

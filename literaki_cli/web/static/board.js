@@ -342,6 +342,7 @@ async function ask(generation) {
   $("problems").textContent = (shown.answer.warnings || []).join("; ");
   showUnseen(shown.answer);
   $("endgame-start").disabled = state.jobRunning || !endgameAllowed();
+  $("peg-start").disabled = state.jobRunning || !pegAllowed();
   if (!rack) { showMoves([]); $("status").textContent = text("no_rack"); return; }
   state.listPosition = position;
   await listMoves(generation, started);
@@ -448,6 +449,11 @@ async function toggleVariants(row, move, button) {
 function endgameAllowed() {
   // The endgame search needs an empty bag and the mover's rack.
   return state.bag === 0 && Boolean($("rack").value.trim());
+}
+
+function pegAllowed() {
+  // The pre-endgame: one or two tiles in the bag, and the mover's rack.
+  return (state.bag === 1 || state.bag === 2) && Boolean($("rack").value.trim());
 }
 
 function showProblem(message) {

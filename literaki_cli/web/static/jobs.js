@@ -20,8 +20,11 @@ async function startJob(kind) {
   job.kind = kind;
   state.jobRunning = true;
   $("sim").hidden = kind !== "sim";
+  $("peg").hidden = kind !== "peg";
+  $("peg-summary").hidden = true;
   $("endgame").hidden = true;
   document.querySelector("#sim tbody").innerHTML = "";
+  document.querySelector("#peg tbody").innerHTML = "";
   setJobButtons(true);
   showJob(started.answer);
   job.timer = setTimeout(pollJob, POLL_MS);
@@ -55,6 +58,7 @@ function showJob(view) {
   $("job-status").dataset.state = view.state;
   if (view.answer && view.answer.sim) showSim(view.answer.sim);
   if (view.answer && view.answer.endgame) showEndgame(view.answer.endgame);
+  if (view.answer && view.answer.peg) showPeg(view.answer.peg);
   if (view.state !== "starting" && view.state !== "running") { bar.max = 1; bar.value = 1; }
 }
 
@@ -69,6 +73,7 @@ function endJob(message) {
 function setJobButtons(running) {
   $("sim-start").disabled = running;
   $("endgame-start").disabled = running || !endgameAllowed();
+  $("peg-start").disabled = running || !pegAllowed();
   $("job-cancel").disabled = !running;
 }
 
@@ -100,6 +105,31 @@ function showSim(sim) {
     tr.addEventListener("mouseleave", () => showGhost([]));
     body.appendChild(tr);
   });
+}
+
+function showPeg(peg) {
+  // The pre-endgame's table (`solve --peg`): each move judged over the splits of the unseen tiles.
+  const body = document.querySelector("#peg tbody");
+  body.innerHTML = "";
+  peg.candidates.forEach((c, i) => {
+    const tr = document.createElement("tr");
+    tr.dataset.pegRank = i + 1;
+    const cells = [i + 1, c.coord || "-", c.coord ? c.display : text("pass"), c.score, c.static_equity.toFixed(1),
+                   c.win_pct.toFixed(1), c.spread.toFixed(1), `${c.splits} (${c.exact_splits})`];
+    cells.forEach((value, k) => {
+      const td = document.createElement("td");
+      td.textContent = value;
+      if (k === 0 || k >= 3) td.className = "num";
+      tr.appendChild(td);
+    });
+    tr.addEventListener("mouseenter", () => showGhost(c.coord ? placedOf(c.coord, c.word) : []));
+    tr.addEventListener("mouseleave", () => showGhost([]));
+    body.appendChild(tr);
+  });
+  $("peg").hidden = false;
+  $("peg-summary").textContent = text("peg_summary", { judged: peg.judged, considered: peg.considered,
+    splits: peg.splits, all: peg.all_splits, bag: peg.bag, endgames: peg.endgames });
+  $("peg-summary").hidden = false;
 }
 
 function showEndgame(endgame) {
@@ -144,6 +174,8 @@ function staleLookahead() {
   // An edit: what was looked ahead is for another position now.
   if (job.id) cancelJob();
   $("sim").hidden = true;
+  $("peg").hidden = true;
+  $("peg-summary").hidden = true;
   $("endgame").hidden = true;
   if (job.pv.length) { job.pv = []; }
 }
@@ -153,6 +185,7 @@ state.starters = state.starters || [];
 state.starters.push(() => {
   $("sim-start").addEventListener("click", () => startJob("sim"));
   $("endgame-start").addEventListener("click", () => startJob("endgame"));
+  $("peg-start").addEventListener("click", () => startJob("peg"));
   $("job-cancel").addEventListener("click", cancelJob);
   $("pv-prev").addEventListener("click", () => stepLine(job.pvStep - 1));
   $("pv-next").addEventListener("click", () => stepLine(job.pvStep + 1));
