@@ -363,3 +363,32 @@ def test_a_bad_move_list_query_is_a_400(client, query, words):
     assert response.status_code == 400, response.text
     for word in words:
         assert word in response.json()["error"]
+
+
+E15 = "/".join(["15"] * 15)
+
+
+@pytest.mark.parametrize("path, body, polish, english", [
+    ("/api/position", {"position": CGP.replace("KOTAŁW?", "ŹŹŹ")},
+     "3 × Ź na planszy i stojakach, a w zestawie jest ich 1", "3 x Ź on the board and racks, the set has 1"),
+    ("/api/moves", {"position": E15 + " KOTKOTKOT/ 0/0 0"}, "Stojak 1 ma 9 płytek", "Rack 1 holds 9 tiles"),
+    ("/api/position", {"position": "15/15/15/15/15/15/15/7ÓSMY4/15/15/KOT12/15/15/15/15 KOT/ 0/0 0"},
+     "Płytki niepołączone z płytką na polu startowym h8: a11, b11, c11", "start square h8: a11, b11, c11"),
+    ("/api/position", {"position": "15/15/15/15/15/15/15/7QSMY4/15/15/15/15/15/15/15 KOT/ 0/0 0"},
+     "„Q” to nie litera polskiego alfabetu", "'Q' is not a letter"),
+    ("/api/position", {"position": E15 + " KOT/ 0/0 0 var foo;"}, "Nieznana gra 'foo'", "Unknown game 'foo'"),
+    ("/api/position", {"position": "15/15 ABC/ 0/0 0"}, "Nieoczekiwany znak '1'", "Unexpected character '1'"),
+    ("/api/moves", {"position": E15 + " / 0/0 0"}, "Wpisz stojak.", "Type the rack."),
+    ("/api/position", {"position": "x" * (MAX_GAME_BODY + 10)}, "Za duże zapytanie", "The request is too large"),
+])  # fmt: skip
+def test_the_page_hears_the_apis_messages_in_its_language(client, path, body, polish, english):
+    """With the page's x-literaki-lang: its words, naming no option of the command line (the page
+    has none); without it (a script): the command line's own message."""
+    plain = client.post(path, json=body)
+    assert plain.status_code in (400, 413)
+    for lang, expected in (("pl", polish), ("en", english)):
+        said = client.post(path, json=body, headers={"x-literaki-lang": lang})
+        assert said.status_code == plain.status_code
+        message = said.json()["error"]
+        assert expected in message, message
+        assert "--" not in message and "\n" not in message and message != plain.json()["error"]

@@ -313,28 +313,37 @@ async def _raw_body(request: Request, limit: int) -> bytes:
     return bytes(data)
 
 
+def _said(request: Request, message: str) -> dict:
+    """``{"error": message}`` in the words of the page that asks (its ``x-literaki-lang``), else
+    as the command line says it (:mod:`literaki_cli.web.messages`)."""
+    from literaki_cli.web.messages import page_message
+
+    lang = request.headers.get("x-literaki-lang")
+    return {"error": page_message(message, lang if lang in LANGUAGES else None)}
+
+
 async def _refused(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"error": str(exc)}, status_code=429)
+    return JSONResponse(_said(request, str(exc)), status_code=429)
 
 
 async def _no_job(request: Request, exc: Exception) -> JSONResponse:
     from literaki_cli.web.jobs import KEEP_SECONDS
 
-    return JSONResponse({"error": f"no job {str(exc)[:40]!r} (a finished job is kept {KEEP_SECONDS / 60:g} "
-                                  "minutes)"}, status_code=404)  # fmt: skip
+    return JSONResponse(_said(request, f"no job {str(exc)[:40]!r} (a finished job is kept {KEEP_SECONDS / 60:g} "
+                                       "minutes)"), status_code=404)  # fmt: skip
 
 
 async def _too_large(request: Request, exc: TooLarge) -> JSONResponse:
-    return JSONResponse({"error": str(exc)}, status_code=413)
+    return JSONResponse(_said(request, str(exc)), status_code=413)
 
 
 async def _bad_input(request: Request, exc: InputError) -> JSONResponse:
-    return JSONResponse({"error": str(exc)}, status_code=400)
+    return JSONResponse(_said(request, str(exc)), status_code=400)
 
 
 async def _cannot_answer(request: Request, exc: LiterakiError) -> JSONResponse:
     """The server's own trouble (no lexicon, a damaged leave file): 503, said in one line."""
-    return JSONResponse({"error": f"the server cannot answer: {exc}"}, status_code=503)
+    return JSONResponse(_said(request, f"the server cannot answer: {exc}"), status_code=503)
 
 
 # --------------------------------------------------------------------------- the endpoints' work

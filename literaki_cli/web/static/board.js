@@ -26,7 +26,7 @@ const text = (key, fields = {}) => (state.texts[key] || key).replace(/\{(\w+)\}/
 async function api(path, body, method) {
   const response = await fetch(path, {
     method: method || (body === undefined ? "GET" : "POST"),
-    headers: { "content-type": "application/json", "x-literaki-client": state.client },
+    headers: { "content-type": "application/json", "x-literaki-client": state.client, "x-literaki-lang": state.lang },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let answer;

@@ -9,7 +9,8 @@ const game = { gcg: null, name: "", turns: 0, turn: 0, review: null, reviewJob: 
 
 async function openGameBytes(bytes, name) {
   const response = await fetch(`/api/game?name=${encodeURIComponent(name)}`, {
-    method: "POST", body: bytes, headers: { "content-type": "application/octet-stream", "x-literaki-client": state.client },
+    method: "POST", body: bytes, headers: { "content-type": "application/octet-stream", "x-literaki-client": state.client,
+               "x-literaki-lang": state.lang },
   });
   const answer = await response.json();
   if (response.status !== 200) { $("problems").textContent = answer.error; return false; }

@@ -28,7 +28,7 @@ function download(blob, name) {
 
 async function saveImage(format) {
   const response = await fetch("/api/image", {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST", headers: { "content-type": "application/json", "x-literaki-lang": state.lang },
     body: JSON.stringify({ position: toCGP(), format, on_turn: state.onTurn, lang: state.lang }),
   });
   if (response.status !== 200) { $("out-status").textContent = (await response.json()).error; return; }

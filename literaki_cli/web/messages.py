@@ -1,0 +1,53 @@
+"""The API's messages in the board page's words: what the engine says to the command line (in
+English, naming its options) said again in the page's language, naming only what the page has.
+
+The page sends its language in the ``x-literaki-lang`` header; a script that sends none gets the
+command line's own message.  Each message a position typed, pasted or played on the page can
+meet is a pattern here and a text in the ``[board]`` tables of ``locales/pl.toml`` and
+``locales/en.toml`` (``msg_`` + its name); a message of no pattern (a script's bad key, say)
+keeps the command line's words."""
+
+from __future__ import annotations
+
+import re
+
+#: (name, pattern): the first pattern found in a message gives its text ``msg_<name>``, filled
+#: with the pattern's named groups.
+PATTERNS: tuple[tuple[str, re.Pattern], ...] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        ("too_many_tiles", r"(?P<count>\d+) x (?P<letter>\S+) on board and racks, the bag has (?P<have>\d+)"),
+        ("too_many_blanks", r"(?P<count>\d+) blanks on board and racks, the bag has (?P<have>\d+)"),
+        ("rack_too_long", r"rack (?P<rack>\d+) holds (?P<count>\d+) tiles, at most (?P<most>\d+)"),
+        ("cut_off", r"tiles not connected to the tiles through (?P<start>[a-z]+\d+): (?P<squares>.+)$"),
+        ("not_a_letter", r"'(?P<char>.)' is not a letter of the Polish alphabet"),
+        ("no_tile", r"(?P<square>[a-z]+\d+): letter (?P<letter>\S+) has no tile in (?P<variant>\S+)"),
+        ("unknown_variant", r"unknown variant (?P<name>'[^']*'|\"[^\"]*\")"),
+        ("row_width", r"row (?P<row>\d+)(?: '[^']*')? (?:has|covers) (?P<count>\d+) squares, "
+                      r"the board has (?P<width>\d+)"),
+        ("unexpected", r"unexpected character (?P<char>'[^']*')"),
+        ("no_rack", r"^no rack: give \"rack\""),
+        ("too_large", r"the request body is larger than (?P<limit>[\d,]+) bytes"),
+        ("job_running", r"a (?P<kind>\w+) job of this page is running"),
+        ("no_job", r"^no job "),
+        ("cannot_answer", r"^the server cannot answer: (?P<why>.+)$"),
+    )
+)
+
+
+def page_message(message: str, lang: str | None) -> str:
+    """``message`` as the page says it in ``lang`` (None: as the command line says it)."""
+    if lang is None:
+        return message
+    from literaki_cli.web.api import board_texts
+
+    texts = board_texts(lang)
+    for name, pattern in PATTERNS:
+        found = pattern.search(message)
+        if found:
+            fields = {k: v for k, v in found.groupdict().items() if v is not None}
+            return texts[f"msg_{name}"].format(**fields)
+    return message
+
+
+__all__ = ["PATTERNS", "page_message"]
