@@ -528,3 +528,11 @@ def test_the_pre_endgame_runs_as_a_job_with_its_table_of_win_chances(page, flowi
     rows = [[c.inner_text() for c in r.query_selector_all("td")] for r in page.query_selector_all("#peg tbody tr")]
     assert [(r[1], r[5]) for r in rows] == [(c["coord"] or "-", f"{c['win_pct']:.1f}") for c in expected]
     assert not page.is_hidden("#peg-summary")
+
+
+def test_the_word_check_answers_in_the_pages_language(page):
+    for word, valid, said in (("kot", "true", "jest w słowniku"), ("kot-ek", "false", "nie ma w słowniku (ma łącznik)"),
+                              ("qwxv", "false", "nie ma w słowniku (ma literę bez płytki w tej grze)")):  # fmt: skip
+        page.fill("#word-check", word)
+        page.wait_for_function("v => document.getElementById('word-result').dataset.valid === v", arg=valid)
+        page.wait_for_function("t => document.getElementById('word-result').textContent === t", arg=said)

@@ -56,8 +56,10 @@ async function checkWord() {
   if (word !== $("word-check").value.trim()) return;  // typed on since
   if (checked.status !== 200) { $("word-result").textContent = checked.answer.error; return; }
   const verdict = checked.answer.words[0];
-  $("word-result").textContent = verdict.valid ? text("word_valid") : text("word_invalid")
-    + (verdict.detail || verdict.reason ? ` (${verdict.detail || verdict.reason})` : "");
+  // the reason in the page's words (the API's `detail` is the command line's English)
+  const reason = verdict.reason && verdict.reason !== "not-in-list" ? text(`reason_${verdict.reason.replace(/-/g, "_")}`) : "";
+  $("word-result").textContent = verdict.valid ? text("word_valid") : text("word_invalid") + (reason ? ` (${reason})` : "");
+  $("word-result").dataset.reason = verdict.reason || "";
   $("word-result").dataset.valid = verdict.valid;
 }
 
