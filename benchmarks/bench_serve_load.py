@@ -41,9 +41,10 @@ def percentile(sorted_values: list[float], share: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(share * len(sorted_values)))]
 
 
-def edit_positions(count: int, seed: int) -> list[str]:
-    """``count`` edits: the mid-game example positions (no blank on the rack) each with 7 tiles
-    drawn at random from what its mover cannot see, blanks left out: a new position each."""
+def drawn_positions(count: int, seed: int, blanks: int = 0) -> list[str]:
+    """``count`` positions: the mid-game example positions (no blank on the rack) in turn, each
+    with a rack of ``blanks`` blanks and tiles drawn at random from what its mover cannot see
+    (blanks left out) to 7: a new position each."""
     import random
 
     from literaki_cli.analysis.positionquery import unseen_tiles_of
@@ -56,26 +57,7 @@ def edit_positions(count: int, seed: int) -> list[str]:
         position = positions[k % len(positions)]
         unseen = unseen_tiles_of(position, position.rack or None).counts
         pool = [tile for tile, n in unseen.items() for _ in range(n) if tile != "?"]
-        rack = "".join(rng.sample(pool, 7))
-        out.append(write_cgp(replace(position, racks=[rack])))
-    return out
-
-
-def two_blank_positions(count: int, seed: int) -> list[str]:
-    """Mid-game positions with two blanks and five tiles drawn at random on the rack."""
-    import random
-
-    from literaki_cli.analysis.positionquery import unseen_tiles_of
-    from literaki_cli.io.positionio import read_cgp, write_cgp
-
-    rng = random.Random(seed)
-    positions = [read_cgp(cgp, None, "bench") for cgp in middle_positions()]
-    out = []
-    for k in range(count):
-        position = positions[k % len(positions)]
-        unseen = unseen_tiles_of(position, position.rack or None).counts
-        pool = [tile for tile, n in unseen.items() for _ in range(n) if tile != "?"]
-        out.append(write_cgp(replace(position, racks=["??" + "".join(rng.sample(pool, 5))])))
+        out.append(write_cgp(replace(position, racks=["?" * blanks + "".join(rng.sample(pool, 7 - blanks))])))
     return out
 
 
@@ -89,8 +71,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.lexicon.is_file():
         sys.exit(f"no lexicon at {args.lexicon} (build one: literaki build-lexicon; or give --lexicon)")
-    edits = edit_positions(args.edits, 2026)
-    heavy_positions = two_blank_positions(2000, 7)
+    edits = drawn_positions(args.edits, 2026)
+    heavy_positions = drawn_positions(2000, 7, blanks=2)
     server, address = start_server(args.lexicon)
     try:
         for cgp in middle_positions(blanks=True):  # warm: the lexicon opened, the core's tables made (not counted)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -241,25 +241,11 @@ def check_ranking(by: str) -> None:
         raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
 
 
-def solve(
-    board: Board,
-    variant: Variant,
-    lexicon: Lexicon,
-    rack: str,
-    top: int | None = 20,
-    filters: Filters | None = None,
-    popular: bool = False,
-    fold_mirrors: bool = False,
-    equity: Equity | None = None,
-    bag: int = 0,
-    by: str = "equity",
-    exchanges: int = 3,
-    generator: MoveGenerator | None = None,
-) -> SolveResult:
-    """The best ``top`` moves (all with None) for ``rack`` on ``board``: :func:`rank_moves`,
-    each move listed found."""
-    return rank_moves(board, variant, lexicon, rack, top, filters, popular, fold_mirrors, equity, bag, by, exchanges,
-                      generator).solved()  # fmt: skip
+def solve(board: Board, variant: Variant, lexicon: Lexicon, rack: str, top: int | None = 20,
+          **options: Any) -> SolveResult:  # fmt: skip
+    """The best ``top`` moves (all with None) for ``rack`` on ``board``: :func:`rank_moves` (whose
+    keyword ``options`` it takes: filters, equity, bag, by, ...), each move listed found."""
+    return rank_moves(board, variant, lexicon, rack, top, **options).solved()
 
 
 def rank_moves(

@@ -83,49 +83,48 @@ async function cancelJob() {
   if (asked.status === 200) showJob(asked.answer);
 }
 
+function fillRow(tr, cells, numeric) {
+  // A table row of `cells`, those whose index `numeric` accepts right-aligned.
+  cells.forEach((value, k) => {
+    const td = document.createElement("td");
+    td.textContent = value;
+    if (numeric(k)) td.className = "num";
+    tr.appendChild(td);
+  });
+}
+
 function pct(x) { return x === null || x === undefined ? "-" : x.toFixed(1); }
 
-function showSim(sim) {
-  const body = document.querySelector("#sim tbody");
+function candidateRows(selector, candidates, rank, cellsOf, numeric) {
+  // A look-ahead table's rows (the simulation's, the pre-endgame's): one per candidate, best
+  // first, numbered in data-`rank`, shown on the board while hovered.
+  const body = document.querySelector(`${selector} tbody`);
   body.innerHTML = "";
-  sim.candidates.forEach((c, i) => {
+  candidates.forEach((c, i) => {
     const tr = document.createElement("tr");
-    tr.dataset.simRank = i + 1;
-    const [low, high] = c.equity_ci;
-    const equity = c.equity === null ? "-" : c.equity.toFixed(1) + (low === null ? "" : ` ±${((high - low) / 2).toFixed(1)}`);
-    const cells = [i + 1, c.coord || "-", c.coord ? c.display : `${text("exchange")} ${c.word.slice(1)}`, c.score,
-                   c.leave || "-", c.static_equity.toFixed(1), equity, pct(c.win_pct), c.iterations + (c.cut ? ` ${text("cut")}` : "")];
-    cells.forEach((value, k) => {
-      const td = document.createElement("td");
-      td.textContent = value;
-      if (k === 0 || k >= 3 && k !== 4) td.className = "num";
-      tr.appendChild(td);
-    });
+    tr.dataset[rank] = i + 1;
+    fillRow(tr, cellsOf(c, i), numeric);
     tr.addEventListener("mouseenter", () => showGhost(c.coord ? placedOf(c.coord, c.word) : []));
     tr.addEventListener("mouseleave", () => showGhost([]));
     body.appendChild(tr);
   });
 }
 
+function showSim(sim) {
+  candidateRows("#sim", sim.candidates, "simRank", (c, i) => {
+    const [low, high] = c.equity_ci;
+    const equity = c.equity === null ? "-" : c.equity.toFixed(1) + (low === null ? "" : ` ±${((high - low) / 2).toFixed(1)}`);
+    return [i + 1, c.coord || "-", c.coord ? c.display : `${text("exchange")} ${c.word.slice(1)}`, c.score,
+            c.leave || "-", c.static_equity.toFixed(1), equity, pct(c.win_pct),
+            c.iterations + (c.cut ? ` ${text("cut")}` : "")];
+  }, (k) => k === 0 || (k >= 3 && k !== 4));
+}
+
 function showPeg(peg) {
   // The pre-endgame's table (`solve --peg`): each move judged over the splits of the unseen tiles.
-  const body = document.querySelector("#peg tbody");
-  body.innerHTML = "";
-  peg.candidates.forEach((c, i) => {
-    const tr = document.createElement("tr");
-    tr.dataset.pegRank = i + 1;
-    const cells = [i + 1, c.coord || "-", c.coord ? c.display : text("pass"), c.score, c.static_equity.toFixed(1),
-                   c.win_pct.toFixed(1), c.spread.toFixed(1), `${c.splits} (${c.exact_splits})`];
-    cells.forEach((value, k) => {
-      const td = document.createElement("td");
-      td.textContent = value;
-      if (k === 0 || k >= 3) td.className = "num";
-      tr.appendChild(td);
-    });
-    tr.addEventListener("mouseenter", () => showGhost(c.coord ? placedOf(c.coord, c.word) : []));
-    tr.addEventListener("mouseleave", () => showGhost([]));
-    body.appendChild(tr);
-  });
+  candidateRows("#peg", peg.candidates, "pegRank", (c, i) => [
+    i + 1, c.coord || "-", c.coord ? c.display : text("pass"), c.score, c.static_equity.toFixed(1),
+    c.win_pct.toFixed(1), c.spread.toFixed(1), `${c.splits} (${c.exact_splits})`], (k) => k === 0 || k >= 3);
   $("peg").hidden = false;
   $("peg-summary").textContent = text("peg_summary", { judged: peg.judged, considered: peg.considered,
     splits: peg.splits, all: peg.all_splits, bag: peg.bag, endgames: peg.endgames });
