@@ -392,3 +392,17 @@ def test_the_page_hears_the_apis_messages_in_its_language(client, path, body, po
         message = said.json()["error"]
         assert expected in message, message
         assert "--" not in message and "\n" not in message and message != plain.json()["error"]
+
+
+@pytest.mark.parametrize("data, polish", [
+    (b"", "x.gcg: plik jest pusty."),
+    (b"hello world\n", "x.gcg, wiersz 1: to nie wiersz zapisu GCG"),
+    (b"#player1 a A\n#player2 b B\n", "x.gcg: to nie zapis partii GCG (nie ma w nim ruchów)."),
+    (b"\x00\x01binary", "x.gcg: to nie plik tekstowy zapisu GCG."),
+    (b"#player1 a A\n#player2 b B\n>a: KOT\n", "x.gcg, wiersz 3: ruch zapisany niepełnie"),
+])  # fmt: skip
+def test_a_file_that_is_no_game_record_is_said_so_in_the_pages_language(client, data, polish):
+    said = client.post("/api/game?name=x.gcg", content=data, headers={"x-literaki-lang": "pl"})
+    assert said.status_code == 400 and polish in said.json()["error"], said.json()
+    plain = client.post("/api/game?name=x.gcg", content=data)
+    assert plain.json()["error"] != said.json()["error"]  # a script hears the command line

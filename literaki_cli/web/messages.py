@@ -28,6 +28,12 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = tuple(
         ("unexpected", r"unexpected character (?P<char>'[^']*')"),
         ("no_rack", r"^no rack: give \"rack\""),
         ("too_large", r"the request body is larger than (?P<limit>[\d,]+) bytes"),
+        ("file_empty", r"^(?P<source>[^:]+): the file is empty"),
+        ("not_gcg_line", r"^(?P<source>[^:]+):(?P<line>\d+): .*: not a GCG line"),
+        ("no_moves", r"^(?P<source>[^:]+): no moves \(no '>nick: \.\.\.' line\)"),
+        ("not_text", r"^(?P<source>[^:]+):(?:\d+:)? (?:control character U\+[0-9A-F]+: a GCG file is text"
+                     r"|not \S+ text)"),
+        ("gcg_event", r"^(?P<source>[^:]+):(?P<line>\d+): '.*': expected "),
         ("job_running", r"a (?P<kind>\w+) job of this page is running"),
         ("no_job", r"^no job "),
         ("cannot_answer", r"^the server cannot answer: (?P<why>.+)$"),
