@@ -117,8 +117,12 @@ class _Worker:
         self.conn.send((job.id, body, TIME_CAPS[job.kind]))
 
     def interrupt(self) -> None:
-        """Ctrl-C to the job (a job still waiting for its process is simply not sent)."""
-        if self.ready and self.process.pid is not None:
+        """Ctrl-C to the job (a job still waiting for its process is simply not sent).  Only to a
+        process still alive: the number of one that ended (and was waited for) may be another
+        process's or thread's by now (pids wrap at 32,768 on many machines), and the signal would
+        land there: in the server itself, as a Ctrl-C.  ``is_alive`` waits for an ended one, so
+        between it and the signal the number stays this process's (a zombie's at worst)."""
+        if self.ready and self.process.is_alive():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGINT)
 
