@@ -200,7 +200,8 @@ def test_solve_peg_time_keeps_the_budget(capsys, flowing_lexicon):
     assert code == 0, err
     peg = json.loads(out)["peg"]
     assert peg["seconds"] <= PEG_ALLOWED, peg["seconds"]
-    assert peg["out_of_time"] is True and peg["judged"] < peg["considered"] == 11, {k: peg[k] for k in ("interrupted", "out_of_time", "judged", "seconds")}
+    seen = {k: peg[k] for k in ("interrupted", "out_of_time", "judged", "seconds")}
+    assert peg["out_of_time"] is True and peg["judged"] < peg["considered"] == 11, seen
     assert peg["judged"] == len(peg["candidates"])
     ranks = [(c["win_pct"], c["value"]) for c in peg["candidates"]]
     assert ranks == sorted(ranks, reverse=True)
