@@ -380,6 +380,18 @@ E15 = "/".join(["15"] * 15)
     ("/api/position", {"position": "15/15 ABC/ 0/0 0"}, "Nieoczekiwany znak '1'", "Unexpected character '1'"),
     ("/api/moves", {"position": E15 + " / 0/0 0"}, "Wpisz stojak.", "Type the rack."),
     ("/api/position", {"position": "x" * (MAX_GAME_BODY + 10)}, "Za duże zapytanie", "The request is too large"),
+    ("/api/moves", {"position": CGP, "limit": 500}, "„limit”: potrzebna liczba całkowita od 1 do 200, a jest '500'",
+     "'limit': a whole number from 1 to 200 is needed"),  # an oversized page
+    ("/api/moves", {"position": CGP, "fold": "tak"}, "„fold”: potrzebne true albo false", "'fold': true or false"),
+    ("/api/moves", {"position": CGP, "pattern": "k[o]t"}, "Wzór to litery", "A pattern is letters"),
+    ("/api/moves", {"position": CGP, "sort": "kolor"}, "„sort”: jedno z 'equity', 'score', 'leave', a jest 'kolor'",
+     "'sort': one of"),
+    ("/api/moves", {"position": CGP, "colour": "red"}, "Nieznany klucz 'colour'", "Unknown key 'colour'"),
+    ("/api/solve", {"position": CGP, "top": 500}, "Najwyżej 200 ruchów naraz", "At most 200 moves at once"),
+    ("/api/jobs", {"kind": "endgame", "position": (EXAMPLES / "endgame.cgp").read_text(encoding="utf-8"), "time": 500},
+     "„time”: potrzebna liczba sekund do 120", "'time': seconds up to 120"),
+    ("/api/jobs", {"kind": "endgame", "position": CGP}, "Końcówka potrzebuje pustego worka", "The endgame needs"),
+    ("/api/jobs", {"kind": "peg", "position": CGP}, "Przedkońcówka potrzebuje 1 albo 2", "The pre-endgame needs"),
 ])  # fmt: skip
 def test_the_page_hears_the_apis_messages_in_its_language(client, path, body, polish, english):
     """With the page's x-literaki-lang: its words, naming no option of the command line (the page
@@ -406,3 +418,14 @@ def test_a_file_that_is_no_game_record_is_said_so_in_the_pages_language(client, 
     assert said.status_code == 400 and polish in said.json()["error"], said.json()
     plain = client.post("/api/game?name=x.gcg", content=data)
     assert plain.json()["error"] != said.json()["error"]  # a script hears the command line
+
+
+def test_a_message_of_no_pattern_names_no_command_line_option_on_the_page():
+    """The page has no options: an English message the catalog does not know still loses its
+    hints at them (a script hears them whole)."""
+    from literaki_cli.web.messages import page_message
+
+    said = "x.gcg:4: '>a: KOT': a move the rules do not allow (--lenient reads it); use --force to go on"
+    assert page_message(said, None) == said
+    for lang in ("pl", "en"):
+        assert page_message(said, lang) == "x.gcg:4: '>a: KOT': a move the rules do not allow"

@@ -131,6 +131,10 @@ def test_one_job_a_page_and_a_few_in_all(client):
     assert second.status_code == 202
     third = client.post("/api/jobs", json=long, headers=as_page("three"))
     assert third.status_code == 429 and f"at most {jobs.MAX_JOBS}" in third.json()["error"]
+    polish = client.post("/api/jobs", json=long, headers=as_page("three") | {"x-literaki-lang": "pl"})
+    assert polish.status_code == 429 and f"najwyżej {jobs.MAX_JOBS} naraz" in polish.json()["error"]
+    mine = client.post("/api/jobs", json=long, headers=as_page("one") | {"x-literaki-lang": "pl"})
+    assert mine.status_code == 429 and "Ta strona już liczy (sim)" in mine.json()["error"]
     assert client.post("/api/solve", json={"position": CGP, "top": 1}).status_code == 200  # edits still answered
     for started in (first, second):
         client.delete(f"/api/jobs/{started.json()['id']}")

@@ -36,7 +36,30 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = tuple(
         ("gcg_event", r"^(?P<source>[^:]+):(?P<line>\d+): '.*': expected "),
         ("job_running", r"a (?P<kind>\w+) job of this page is running"),
         ("no_job", r"^no job "),
+        ("jobs_full", r"^the server runs (?P<running>\d+) jobs already \(at most (?P<most>\d+)\)"),
+        ("stopping", r"^the server is stopping"),
         ("cannot_answer", r"^the server cannot answer: (?P<why>.+)$"),
+        # a request's keys (the page sends them right; a page of the list asked too large, say)
+        ("whole_number", r"^'(?P<key>\w+)' must be a whole number from (?P<low>[\d,]+) to (?P<high>[\d,]+), "
+                         r"not (?P<value>.+)$"),
+        ("at_least_one", r"^'(?P<key>\w+)' must be a whole number of at least 1, not (?P<value>.+)$"),
+        ("true_or_false", r"^'(?P<key>\w+)' must be true or false, not (?P<value>.+)$"),
+        ("text_key", r"^'(?P<key>\w+)' must be text, not (?P<value>.+)$"),
+        ("seconds_key", r"^'(?P<key>\w+)' must be seconds (?:from 0|above 0) up to (?P<high>[\d.]+), "
+                        r"not (?P<value>.+)$"),
+        ("pattern_key", r"^'pattern' must be letters with \? \(one letter\) and \* \(any letters\), "
+                        r"not (?P<value>.+)$"),
+        ("choice_key", r"^'(?P<key>\w+)' must be (?P<choices>'[^,]+'(?:, '[^,]+')*(?: or '[^']+')?), "
+                       r"not (?P<value>.+)$"),
+        ("top_bound", r"^'top' must be at most (?P<most>\d+) here"),
+        ("all_bound", r"^'all' is not answered here"),
+        ("unknown_key", r"^unknown key (?P<key>'[^']*')"),
+        # the look-ahead's buttons (the page enables each only where it can run)
+        ("endgame_bag", r"^--endgame needs an empty bag, and (?P<bag>\d+) tiles are still in it"),
+        ("peg_bag", r"^--peg needs 1 or 2 tiles in the bag, and (?:the bag is empty|(?P<bag>\d+) are in it)"),
+        ("two_players", r"^--(?:endgame|peg) solves two-player games; the position has (?P<players>\d+) players"),
+        ("peg_exchange", r"^--peg: these rules allow an exchange with (?P<bag>\d+) tiles in the bag"),
+        ("missing_key", r"^no (?P<key>'[^']*')$"),
     )
 )
 
@@ -53,7 +76,12 @@ def page_message(message: str, lang: str | None) -> str:
         if found:
             fields = {k: v for k, v in found.groupdict().items() if v is not None}
             return texts[f"msg_{name}"].format(**fields)
-    return message
+    # a message of no pattern: the command line's words, less what names its options (the page has none)
+    return _OPTION_HINT.sub("", message).strip()
+
+
+#: A hint that names a command-line option: "(--lenient accepts it ...)", "; use --sim", "(or give --variant)".
+_OPTION_HINT = re.compile(r"\s*\([^()]*--[a-z][^()]*\)|[;:,]\s*(?:use|give|try)\s+--[a-z][\w-]*[^;.]*")
 
 
 __all__ = ["PATTERNS", "page_message"]
