@@ -429,3 +429,28 @@ def test_a_message_of_no_pattern_names_no_command_line_option_on_the_page():
     assert page_message(said, None) == said
     for lang in ("pl", "en"):
         assert page_message(said, lang) == "x.gcg:4: '>a: KOT': a move the rules do not allow"
+
+
+def bad_inputs() -> list[tuple[str, dict]]:
+    """Every bad request of the API's tests and of the jobs' (their parametrized cases)."""
+    from tests import test_web_jobs
+
+    cases = []
+    for test, path in ((test_bad_input_is_a_400_with_the_commands_message, None),
+                       (test_web_jobs.test_a_bad_job_is_a_400_before_it_starts, "/api/jobs")):  # fmt: skip
+        for mark in test.pytestmark:
+            if mark.name == "parametrize":
+                cases += [(path or case[0], case[0 if path else 1]) for case in mark.args[1]]
+    return cases
+
+
+def test_every_bad_request_of_the_tests_is_answered_in_the_pages_language(client):
+    """Each bad request the API's tests make (the command line's message there) comes in the
+    page's words when the page asks: never the command line's, never an option's name."""
+    cases = bad_inputs()
+    assert len(cases) >= 25
+    for path, body in cases:
+        plain = client.post(path, json=body).json()["error"]
+        for lang in ("pl", "en"):
+            said = client.post(path, json=body, headers={"x-literaki-lang": lang}).json()["error"]
+            assert said != plain and "--" not in said and "\n" not in said, (path, body, lang, said)

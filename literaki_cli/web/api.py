@@ -179,7 +179,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
 
     async def solve(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
-        return await _locked(engine, _solve, engine, body)
+        return _in_words_of(request, await _locked(engine, _solve, engine, body))
 
     async def moves(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -187,7 +187,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
 
     async def score(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
-        return await _locked(engine, _score, engine, body)
+        return _in_words_of(request, await _locked(engine, _score, engine, body))
 
     async def position(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -320,6 +320,13 @@ def _said(request: Request, message: str) -> dict:
 
     lang = request.headers.get("x-literaki-lang")
     return {"error": page_message(message, lang if lang in LANGUAGES else None)}
+
+
+def _in_words_of(request: Request, response: JSONResponse) -> JSONResponse:
+    """A batch line's refusal (a 400 answered, not raised) in the words of the page that asks."""
+    if response.status_code != 400:
+        return response
+    return JSONResponse(_said(request, json.loads(response.body)["error"]), status_code=400)
 
 
 async def _refused(request: Request, exc: Exception) -> JSONResponse:
