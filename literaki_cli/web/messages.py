@@ -26,6 +26,19 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = tuple(
         ("row_width", r"row (?P<row>\d+)(?: '[^']*')? (?:has|covers) (?P<count>\d+) squares, "
                       r"the board has (?P<width>\d+)"),
         ("unexpected", r"unexpected character (?P<char>'[^']*')"),
+        # a position pasted: a board text, a CGP, a JSON position
+        ("too_many_rows", r"more than (?P<rows>\d+) board rows"),
+        ("row_too_long", r"row (?P<row>\d+)(?: '[^']*')? has more than (?P<columns>\d+) squares"),
+        ("the_row_too_long", r"the row (?P<part>'[^']*') has more than (?P<columns>\d+) squares"),
+        ("rows_count", r"(?:CGP board has )?(?P<count>\d+) (?:board )?rows, the board has (?P<rows>\d+)"),
+        ("cgp_token", r"unexpected (?P<token>'[^']*') \(CGP writes empty squares as numbers\)"),
+        ("cgp_run", r"(?P<token>'[^']*') is not a run of empty squares"),
+        ("cgp_lines", r": CGP must be one line"),
+        ("cgp_empty", r": empty CGP$"),
+        ("json_deep", r"JSON nested too deeply for a position"),
+        ("json_position", r"(?:not a valid JSON position|JSON position needs an object with a 'board' list|"
+                          r"JSON '(?P<key>\w+)' must be)"),
+        ("number", r"(?P<what>.+) (?P<text>'[^']*') is not a (?:signed )?whole number below"),
         ("no_rack", r"^no rack: give \"rack\""),
         ("too_large", r"the request body is larger than (?P<limit>[\d,]+) bytes"),
         ("file_empty", r"^(?P<source>[^:]+): the file is empty"),
