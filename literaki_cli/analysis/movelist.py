@@ -18,9 +18,9 @@ import numpy as np
 from literaki_cli.engine import alphabet
 from literaki_cli.errors import InputError
 
-#: The orders the list can take: each a key of a move object, best first, ties kept in the
-#: solver's own order (its rank).
-SORTS = {"equity": "equity", "score": "score", "leave": "leave_value"}
+#: The orders the list can take (a move object's equity, score, leave_value), best first, ties
+#: kept in the solver's own order (its rank).
+SORTS = ("equity", "score", "leave")
 #: The most rows one page may hold.
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
@@ -40,6 +40,12 @@ class MoveQuery:
     group: str | None = None  # only the rows of this folded placement (its key), unfolded
     offset: int = 0
     limit: int = DEFAULT_LIMIT
+
+    def __post_init__(self) -> None:
+        if self.sort not in SORTS:
+            raise InputError(f"'sort' must be {', '.join(map(repr, SORTS))}, not {self.sort[:40]!r}")
+        if self.pattern:
+            _pattern_regex(self.pattern)  # refused here, before any move is listed
 
 
 def _pattern_regex(pattern: str) -> re.Pattern:
@@ -100,8 +106,6 @@ class MoveList:
         from literaki_cli.analysis.solve import Filters, filter_mask
         from literaki_cli.engine.movegen import LENGTH, TILES, MoveArrays
 
-        if query.sort not in SORTS:
-            raise InputError(f"'sort' must be {', '.join(map(repr, SORTS))}, not {query.sort[:40]!r}")
         rec = self.records
         keep = np.ones(len(self), dtype=bool)
         if query.square or query.bingos:
@@ -193,13 +197,10 @@ def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
     square = text("square")
     if square:
         parse_square(square, rows, columns)
-    query = MoveQuery(pattern=text("pattern"), square=square, length=whole("length", 1, 64, None),
-                      tiles=whole("tiles", 1, 64, None), bingos=flag("bingos", False), sort=text("sort") or "equity",
-                      fold=flag("fold", True), group=text("group"), offset=whole("offset", 0, 10**7, 0),
-                      limit=whole("limit", 1, MAX_LIMIT, DEFAULT_LIMIT))  # fmt: skip
-    if query.pattern:
-        _pattern_regex(query.pattern)
-    return query
+    return MoveQuery(pattern=text("pattern"), square=square, length=whole("length", 1, 64, None),
+                     tiles=whole("tiles", 1, 64, None), bingos=flag("bingos", False), sort=text("sort") or "equity",
+                     fold=flag("fold", True), group=text("group"), offset=whole("offset", 0, 10**7, 0),
+                     limit=whole("limit", 1, MAX_LIMIT, DEFAULT_LIMIT))  # fmt: skip
 
 
 #: The keys of ``POST /api/moves`` besides a ``solve --batch`` line's position keys.

@@ -20,6 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,7 @@ def variant_layout(variant) -> dict:
             "tiles": tiles, "blanks": variant.blanks, "rack_size": variant.rack_size}  # fmt: skip
 
 
+@cache
 def board_texts(lang: str) -> dict:
     """The page's texts in ``lang`` (the ``[board]`` table of ``locales/<lang>.toml``)."""
     import tomllib
@@ -378,6 +380,20 @@ def _solve(engine: Engine, body: dict) -> JSONResponse:
 KEPT_MOVE_LISTS = 16
 
 
+@dataclass
+class KeptList:
+    """A position's whole move list, kept for ``/api/moves`` to page through: the board's size
+    (its squares' names), the list, the rest of ``solve --json``'s record, the rows of its last
+    queries, and whether its pages take the heavy lane."""
+
+    rows: int
+    columns: int
+    moves: Any  # movelist.MoveList
+    record: dict
+    heavy: bool
+    listed: dict = field(default_factory=dict)
+
+
 def _moves(engine: Engine, body: dict) -> JSONResponse:
     """``POST /api/moves``: a ``solve --batch`` line's position keys (``position``, ``turn``,
     ``rack``) and the list's (:mod:`literaki_cli.analysis.movelist`: ``pattern``, ``square``,
@@ -398,7 +414,11 @@ def _moves(engine: Engine, body: dict) -> JSONResponse:
     key = (text, turn, rack)
     with engine.lists_lock:
         kept = engine.move_lists.get(key)
-    if kept is None:
+        if kept is not None:
+            engine.move_lists.move_to_end(key)
+    if kept is not None:
+        query = read_query(body, kept.rows, kept.columns)
+    else:
         reader = PositionReader()
         opened = reader.read(text, None, turn)
         position = opened.position
@@ -407,54 +427,49 @@ def _moves(engine: Engine, body: dict) -> JSONResponse:
         warnings = opened.warnings + rack_warnings
         board = position.variant.board
         query = read_query(body, board.rows, board.columns)
+
+        def record_of(result) -> dict:  # solve --json's record of the position (its moves apart)
+            return solve_record(result, the_rack) | seen_record(opened, the_rack) | (
+                {"warnings": warnings} if warnings else {})
+
         solver = engine.solver()
         if plain_first_page(query, the_rack):  # the solver's own top: no list to make
             with engine.lock:
-                result = solver.solve(position, the_rack, SolveRequest(top=query.offset + query.limit))
-            record = solve_record(result, the_rack) | seen_record(opened, the_rack) | (
-                {"warnings": warnings} if warnings else {})
+                record = record_of(solver.solve(position, the_rack, SolveRequest(top=query.offset + query.limit)))
             moves = record.pop("moves")[query.offset :]
             return JSONResponse({**record, "total": record["count"], "offset": query.offset, "limit": query.limit,
                                  "rows": [{**m, "group": placement_key(m), "variants": 1} for m in moves]})  # fmt: skip
         heavy = "?" in the_rack
         with engine.heavy_lock if heavy else engine.lock:
             moves = MoveList(solver.rank(position, the_rack, SolveRequest(top=None)))
-        record = solve_record(moves.ranked.result, the_rack) | seen_record(opened, the_rack)
+        record = record_of(moves.ranked.result)
         record.pop("moves")
-        if warnings:
-            record["warnings"] = warnings
-        kept = (board.rows, board.columns, moves, record, {}, heavy)
+        kept = KeptList(board.rows, board.columns, moves, record, heavy)
         with engine.lists_lock:
             engine.move_lists[key] = kept
             while len(engine.move_lists) > KEPT_MOVE_LISTS:
                 engine.move_lists.popitem(last=False)
-    with engine.lists_lock:
-        if key in engine.move_lists:
-            engine.move_lists.move_to_end(key)
     # a page of a blank rack's list, too, takes the heavy lane: one heavy request runs at a time,
     # so that the interactive ones share the interpreter with one at most
-    with engine.heavy_lock if kept[5] else contextlib.nullcontext():
-        return _moves_page(engine, body, kept)
+    with engine.heavy_lock if kept.heavy else contextlib.nullcontext():
+        return JSONResponse({**kept.record, **kept.moves.page(query, _listed_rows(engine, kept, query))})
 
 
-def _moves_page(engine: Engine, body: dict, kept: tuple) -> JSONResponse:
-    """One page of a kept move list (``_moves``)."""
+def _listed_rows(engine: Engine, kept: KeptList, query) -> tuple:
+    """The rows ``query`` lists of a kept list (its pages are slices of them), kept for the last
+    two queries (a list, and a placement opened in it)."""
     from dataclasses import replace
 
-    from literaki_cli.analysis.movelist import read_query
-
-    rows, columns, moves, record, listed, _ = kept
-    query = read_query(body, rows, columns)
-    whole = replace(query, offset=0, limit=0)  # the list itself: its pages are slices of it
+    whole = replace(query, offset=0, limit=0)
     with engine.lists_lock:
-        chosen = listed.get(whole)
+        chosen = kept.listed.get(whole)
     if chosen is None:
-        chosen = moves.rows(query)
+        chosen = kept.moves.rows(query)
         with engine.lists_lock:
-            while len(listed) >= 2:  # the last two queries' rows (a list and a placement opened in it)
-                listed.pop(next(iter(listed)))
-            listed[whole] = chosen
-    return JSONResponse({**record, **moves.page(query, chosen)})
+            while len(kept.listed) >= 2:
+                kept.listed.pop(next(iter(kept.listed)))
+            kept.listed[whole] = chosen
+    return chosen
 
 
 def _score(engine: Engine, body: dict) -> JSONResponse:
