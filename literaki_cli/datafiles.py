@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 from literaki_cli.inputs import read_json_file, shown
 
 #: The settings file of a ``simulate --out`` folder.
@@ -22,7 +22,8 @@ RUN_SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "players": (list,), "games": (int,), "seed": (int,), "variant": (str,), "rules": (str, type(None)),
     "levels": (str, type(None)), "lexicon": (str,), "gcg": (bool,), "game": (str,), "leaves": (str, type(None)),
 }  # fmt: skip
-_TYPE_WORDS = {list: "a list", int: "a whole number", str: "a text", bool: "true or false", type(None): "null"}
+_TYPE_WORDS = {list: said("a list"), int: said("a whole number"), str: said("a text"), bool: said("true or false"),
+               type(None): said("null")}  # fmt: skip
 
 
 def chosen_file(path: Path | str | None, env_var: str, shipped: Path, what: str) -> tuple[str, float]:
@@ -34,8 +35,11 @@ def chosen_file(path: Path | str | None, env_var: str, shipped: Path, what: str)
     try:
         return str(chosen), chosen.stat().st_mtime
     except (OSError, ValueError):  # ValueError: a NUL byte in the name
-        where = f" (from ${env_var})" if from_env else ""
-        raise InputError(f"{shown(str(chosen), 200, quote=False)}{where}: no such {what}") from None
+        source = shown(str(chosen), 200, quote=False)
+        if from_env:
+            raise InputError(said("{source} (from ${variable}): no such {what}", source=source, variable=env_var,
+                                  what=what)) from None
+        raise InputError(said("{source}: no such {what}", source=source, what=what)) from None
 
 
 # --------------------------------------------------------------------------- tables of a run
@@ -53,9 +57,9 @@ class Column:
     empty: bool = False
 
 
-WHOLE = "whole numbers"
-TEXT = "text"
-NAMES = "names"
+WHOLE = said("whole numbers")
+TEXT = said("text")
+NAMES = said("names")
 
 
 def whole_numbers(low: int, high: int) -> Column:
@@ -66,15 +70,15 @@ def _table_path(run_dir: Path, stem: str) -> Path:
     for path in (Path(run_dir) / f"{stem}.parquet", Path(run_dir) / f"{stem}.csv"):
         if os.path.isfile(path):
             return path
-    raise InputError(f"{run_dir}: no {stem} table ({stem}.parquet or {stem}.csv from `literaki simulate --out`)")
+    raise InputError(said("{source}: no {stem} table ({stem}.parquet or {stem}.csv from `literaki simulate --out`)",
+                          source=run_dir, stem=stem))
 
 
-def polars_fault(where: Path | str, error: BaseException, what: str = "the table") -> InputError:
+def polars_fault(where: Path | str, error: BaseException, what: str = said("the table")) -> InputError:
     """The InputError for a Polars error reading ``where``: its first line, shortened."""
     lines = str(error).strip().splitlines()
-    return InputError(
-        f"{where}: cannot read {what} ({shown(lines[0] if lines else type(error).__name__, 160, quote=False)})"
-    )
+    return InputError(said("{source}: cannot read {what} ({error})", source=where, what=what,
+                           error=shown(lines[0] if lines else type(error).__name__, 160, quote=False)))
 
 
 def _scan(path: Path, stem: str, columns: tuple[str, ...]):
@@ -87,7 +91,8 @@ def _scan(path: Path, stem: str, columns: tuple[str, ...]):
         raise polars_fault(path, e) from None
     missing = [c for c in columns if c not in names]
     if missing:
-        raise InputError(f"{path}: not a {stem} table of `literaki simulate` (no column {missing[0]!r})")
+        raise InputError(said("{source}: not a {stem} table of `literaki simulate` (no column {column!r})", source=path,
+                              stem=stem, column=missing[0]))
     return frame
 
 
@@ -101,14 +106,14 @@ def _holds(dtype) -> str:
     import polars as pl
 
     if dtype.is_integer():
-        return "whole numbers"
+        return WHOLE
     if dtype.is_float() or dtype.is_decimal():
-        return "decimal numbers"
+        return said("decimal numbers")
     if isinstance(dtype, pl.String | pl.Categorical | pl.Enum):
-        return "text"
+        return TEXT
     if isinstance(dtype, pl.Boolean):
-        return "true/false values"
-    return f"values of type {dtype}"
+        return said("true/false values")
+    return said("values of type {dtype}", dtype=dtype)
 
 
 def _fits(dtype, holds: str) -> bool:
@@ -132,7 +137,8 @@ def checked_run_table(run_dir: Path, stem: str, columns: dict[str, Column]):
     schema = frame.collect_schema()
     for name, column in columns.items():
         if not _fits(schema[name], column.holds):
-            raise InputError(f"{path}: column {name!r} holds {_holds(schema[name])}, not {column.holds}")
+            raise InputError(said("{source}: column {name!r} holds {holds}, not {expected}", source=path, name=name,
+                                  holds=_holds(schema[name]), expected=column.holds))
     checks = []
     for name, column in columns.items():
         checks.append(pl.col(name).null_count().alias(f"{name}/empty"))
@@ -145,13 +151,17 @@ def checked_run_table(run_dir: Path, stem: str, columns: dict[str, Column]):
     for name, column in columns.items():
         empty = stats[f"{name}/empty"]
         if empty and not column.empty:
-            raise InputError(f"{path}: column {name!r} has {empty:,} empty cell{'s' if empty > 1 else ''}")
+            if empty > 1:
+                raise InputError(said("{source}: column {name!r} has {count:,} empty cells", source=path, name=name,
+                                      count=empty))
+            raise InputError(said("{source}: column {name!r} has {count:,} empty cell", source=path, name=name,
+                                  count=empty))
         if column.holds != WHOLE or stats.get(f"{name}/min") is None:
             continue
         for value in (stats[f"{name}/min"], stats[f"{name}/max"]):
             if not column.low <= value <= column.high:
-                raise InputError(f"{path}: column {name!r} holds {shown(value)}, not between "
-                                 f"{column.low:,} and {column.high:,}")  # fmt: skip
+                raise InputError(said("{source}: column {name!r} holds {value}, not between {low:,} and {high:,}",
+                                      source=path, name=name, value=shown(value), low=column.low, high=column.high))
     return frame
 
 
@@ -165,20 +175,24 @@ def read_run_settings(run_dir: Path) -> dict:
     path = Path(run_dir) / RUN_FILE
     if not os.path.lexists(path):
         return {}
-    settings = read_json_file(path, "run record")
+    settings = read_json_file(path, said("run record"))
     if not isinstance(settings, dict):
-        raise InputError(f"{path}: not a run record (a JSON object)")
+        raise InputError(said("{source}: not a run record (a JSON object)", source=path))
     for key, types in RUN_SETTING_TYPES.items():
         if key not in settings:
             continue
         value = settings[key]
         if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
-            expected = " or ".join(_TYPE_WORDS[t] for t in types)
-            raise InputError(f"{path}: key {key!r} must be {expected}, not {shown(value)}")
+            expected = _TYPE_WORDS[types[0]]
+            for other in types[1:]:
+                expected = said("{one} or {other}", one=expected, other=_TYPE_WORDS[other])
+            raise InputError(said("{source}: key {key!r} must be {expected}, not {value}", source=path, key=key,
+                                  expected=expected, value=shown(value)))
         if key in ("game", "variant") and not value.strip():
-            raise InputError(f"{path}: key {key!r} is empty")
+            raise InputError(said("{source}: key {key!r} is empty", source=path, key=key))
     if not all(isinstance(player, str) for player in settings.get("players", [])):
-        raise InputError(f"{path}: key 'players' must be a list of names, not {shown(settings['players'])}")
+        raise InputError(said("{source}: key 'players' must be a list of names, not {value}", source=path,
+                              value=shown(settings["players"])))
     return settings
 
 
@@ -188,5 +202,6 @@ def board_run_settings(run_dir: Path, needs: str) -> dict:
     no ``needs``."""
     settings = read_run_settings(run_dir)
     if settings.get("game", "literaki") != "literaki":
-        raise InputError(f"{run_dir}: a {shown(settings['game'])} run has no {needs}")
+        raise InputError(said("{source}: a {game} run has no {needs}", source=run_dir, game=shown(settings["game"]),
+                              needs=needs))
     return settings

@@ -26,7 +26,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.errors import InputError, LiterakiError, Said, message_of, said
 
 #: ``--turn`` (and a batch line's ``turn``) for the position after the last event of a game record.
 LAST = "last"
@@ -40,6 +40,9 @@ MAX_INT_DIGITS = 40
 #: Seconds a pipe given as a file name (``<(cat game.gcg)``, a FIFO) has to deliver its whole
 #: input and close: a FIFO nobody writes to, or one never closed, is an error then, not a hang.
 PIPE_SECONDS = 5.0
+
+#: What an input is called in messages when its caller names no role.
+FILE = said("file")
 
 _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 _TOML_BRACKETS = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
@@ -57,10 +60,18 @@ def shown(value: object, limit: int = 40, quote: bool = True) -> str:
     return cut if len(text) <= limit else f"{cut}...({length:,} characters)"
 
 
+def alternatives(choices: list[str] | tuple[str, ...]) -> str:
+    """``choices`` as a message offers them: ``a``, ``a or b``, ``a, b or c`` (said, so the page
+    says "or" in its own words)."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return said("{some} or {last}", some=", ".join(choices[:-1]), last=choices[-1])
+
+
 # --------------------------------------------------------------------------- files
 
 
-def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] = InputError,
+def open_input(path: Path | str, what: str = FILE, error: type[LiterakiError] = InputError,
                pipes: bool = False) -> int:  # fmt: skip
     """A read-only descriptor of the regular file ``path``; InputError for anything else.
 
@@ -71,24 +82,25 @@ def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] 
     """
     name = os.fspath(path)
     if "\0" in name:
-        raise error(f"{shown(name)}: a file name cannot hold a NUL byte")
+        raise error(said("{source}: a file name cannot hold a NUL byte", source=shown(name)))
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise error(f"{name}: no such file") from None
+        raise error(said("{source}: no such file", source=name)) from None
     except IsADirectoryError:
-        raise error(f"{name}: is a directory, not a {what}") from None
+        raise error(said("{source}: is a directory, not a {what}", source=name, what=what)) from None
     except OSError as exc:
-        raise error(f"{name}: cannot open: {exc.strerror or exc}") from None
+        raise error(said("{source}: cannot open: {error}", source=name, error=exc.strerror or str(exc))) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise error(f"{name}: is a directory, not a {what}")
+            raise error(said("{source}: is a directory, not a {what}", source=name, what=what))
         if pipes and stat.S_ISFIFO(mode):
             return fd
         if not stat.S_ISREG(mode):
-            give = "a regular file, a pipe or '-'" if pipes else "a regular file"
-            raise error(f"{name}: {_kind_of(mode)}, not a {what} (give {give})")
+            give = said("a regular file, a pipe or '-'") if pipes else said("a regular file")
+            raise error(said("{source}: {kind}, not a {what} (give {give})", source=name, kind=_kind_of(mode),
+                             what=what, give=give))  # fmt: skip
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -98,13 +110,13 @@ def open_input(path: Path | str, what: str = "file", error: type[LiterakiError] 
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISFIFO(mode):
-        return "a pipe"
+        return said("a pipe")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return said("a device")
+    return said("not a regular file")
 
 
-def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES, pipes: bool = False) -> bytes:
+def read_input_bytes(path: Path | str, what: str = FILE, limit: int = MAX_DATA_BYTES, pipes: bool = False) -> bytes:
     """The bytes of the regular file ``path``, refused when over ``limit`` bytes.
 
     With ``pipes``, a pipe too (``<(cat game.gcg)``, a FIFO): read until its writer closes
@@ -120,14 +132,14 @@ def read_input_bytes(path: Path | str, what: str = "file", limit: int = MAX_DATA
             os.close(fd)
     if info.st_size > limit:  # refused unread (a file may still grow: the read is capped too)
         os.close(fd)
-        raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
+        raise _too_large(os.fspath(path), limit, what)
     try:
         with os.fdopen(fd, "rb", closefd=True) as stream:
             data = stream.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"{os.fspath(path)}: cannot read: {exc.strerror or exc}") from None
+        raise _cannot_read(os.fspath(path), exc) from None
     if len(data) > limit:
-        raise InputError(f"{os.fspath(path)}: more than {_size(limit)}: too large for a {what}")
+        raise _too_large(os.fspath(path), limit, what)
     return data
 
 
@@ -156,73 +168,87 @@ def _read_pipe(fd: int, name: str, what: str, limit: int) -> bytes:
         left = deadline - time.monotonic()
         if left <= 0 or not ready(left):
             if not size:
-                raise InputError(f"{name}: cannot read: nothing came through the pipe within {seconds:g} seconds "
-                                 "(does anything write to it?)")  # fmt: skip
-            raise InputError(f"{name}: cannot read: the pipe was not closed within {seconds:g} seconds "
-                             f"({size:,} bytes came; its writer must close it)")  # fmt: skip
+                raise InputError(said("{source}: cannot read: nothing came through the pipe within {seconds:g} seconds "
+                                      "(does anything write to it?)", source=name, seconds=seconds))  # fmt: skip
+            raise InputError(said("{source}: cannot read: the pipe was not closed within {seconds:g} seconds "
+                                  "({count:,} bytes came; its writer must close it)", source=name, seconds=seconds,
+                                  count=size))  # fmt: skip
         try:
             data = os.read(fd, min(1 << 16, limit + 1 - size))
         except BlockingIOError:  # woken, and nothing there after all
             continue
         except OSError as exc:
-            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+            raise _cannot_read(name, exc) from None
         if not data:  # the writer closed it
             return b"".join(chunks)
         chunks.append(data)
         size += len(data)
         if size > limit:
-            raise InputError(f"{name}: more than {_size(limit)}: too large for a {what}")
+            raise _too_large(name, limit, what)
 
 
-def read_stdin_bytes(what: str = "file", limit: int = MAX_DATA_BYTES) -> bytes:
+def read_stdin_bytes(what: str = FILE, limit: int = MAX_DATA_BYTES) -> bytes:
     """The bytes of standard input (``-``), refused when over ``limit`` bytes.  No deadline:
     it may be a terminal, a user typing or pasting."""
     import sys
 
     stdin = sys.stdin
     if stdin is None:
-        raise InputError("'-' given, but there is no standard input")
+        raise InputError(said("'-' given, but there is no standard input"))
     binary = getattr(stdin, "buffer", None)  # a test may replace stdin by a text stream
     try:
         data = binary.read(limit + 1) if binary is not None else stdin.read(limit + 1).encode("utf-8")
     except OSError as exc:
-        raise InputError(f"<stdin>: cannot read: {exc.strerror or exc}") from None
+        raise _cannot_read("<stdin>", exc) from None
     if len(data) > limit:
-        raise InputError(f"<stdin>: more than {_size(limit)}: too large for a {what}")
+        raise _too_large("<stdin>", limit, what)
     return data
 
 
-def read_input_text(path: Path | str, what: str = "file", limit: int = MAX_DATA_BYTES) -> str:
+def read_input_text(path: Path | str, what: str = FILE, limit: int = MAX_DATA_BYTES) -> str:
     """The UTF-8 text of the regular file ``path`` (see :func:`read_input_bytes`)."""
     data = read_input_bytes(path, what, limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{os.fspath(path)}: line {line}: not UTF-8 text (byte {exc.start})") from None
+        raise InputError(said("{source}: line {line}: not UTF-8 text (byte {byte})", source=os.fspath(path), line=line,
+                              byte=exc.start)) from None  # fmt: skip
 
 
-def _size(limit: int) -> str:
-    return f"{limit >> 20:,} MiB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit:,} bytes"
+def _size(limit: int) -> Said:
+    if limit >= 1 << 20 and limit % (1 << 20) == 0:
+        return said("{size:,} MiB", size=limit >> 20)
+    return said("{size:,} bytes", size=limit)
+
+
+def _cannot_read(source: str, exc: OSError) -> InputError:
+    return InputError(said("{source}: cannot read: {error}", source=source, error=exc.strerror or str(exc)))
+
+
+def _too_large(source: str, limit: int, what: str) -> InputError:
+    return InputError(said("{source}: more than {size}: too large for a {what}", source=source, size=_size(limit),
+                           what=what))  # fmt: skip
 
 
 # --------------------------------------------------------------------------- JSON
 
 
 def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number in strict JSON")
+    raise ValueError(said("{value} is not a number in strict JSON", value=name))
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"the number {shown(text, quote=False)} is out of range")
+        raise ValueError(said("the number {value} is out of range", value=shown(text, quote=False)))
     return value
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"the integer {shown(text, quote=False)} has more than {MAX_INT_DIGITS} digits")
+        raise ValueError(said("the integer {value} has more than {most} digits", value=shown(text, quote=False),
+                              most=MAX_INT_DIGITS))  # fmt: skip
     return int(text)
 
 
@@ -239,34 +265,50 @@ def _nesting(text: str, pattern: re.Pattern[str]) -> int:
     return deepest
 
 
-def _check_nesting(text: str, source: str, pattern: re.Pattern[str], max_nesting: int) -> None:
+def _check_nesting(text: str, source: str | None, pattern: re.Pattern[str], max_nesting: int) -> None:
     # Counting first keeps the scan off every ordinary file: it can only be too deep with
     # more opening brackets than the limit.
     if text.count("[") + text.count("{") > max_nesting and _nesting(text, pattern) > max_nesting:
-        raise InputError(f"{source}: nested more than {max_nesting} levels deep")
+        if source is None:
+            raise InputError(said("nested more than {most} levels deep", most=max_nesting))
+        raise InputError(said("{source}: nested more than {most} levels deep", source=source, most=max_nesting))
 
 
-def loads_json(text: str | bytes, source: str, max_nesting: int = MAX_NESTING) -> Any:
-    """``text`` parsed as strict JSON; InputError naming ``source`` (and the line and column)."""
+def loads_json(text: str | bytes, source: str | None, max_nesting: int = MAX_NESTING) -> Any:
+    """``text`` parsed as strict JSON; InputError naming ``source`` (and the line and column).
+    With ``source`` None the message names no source (its caller says where the text came from)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+            if source is None:
+                raise InputError(said("not UTF-8 text (byte {byte})", byte=exc.start)) from None
+            raise InputError(said("{source}: not UTF-8 text (byte {byte})", source=source, byte=exc.start)) from None
     _check_nesting(text, source, _BRACKETS, max_nesting)
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+        if source is None:
+            raise InputError(said("line {line} column {column}: not valid JSON ({error})", line=exc.lineno,
+                                  column=exc.colno, error=exc.msg)) from None  # fmt: skip
+        raise InputError(said("{source}: line {line} column {column}: not valid JSON ({error})", source=source,
+                              line=exc.lineno, column=exc.colno, error=exc.msg)) from None  # fmt: skip
     except ValueError as exc:
-        raise InputError(f"{source}: not valid JSON: {exc}") from None
+        if source is None:
+            raise InputError(said("not valid JSON: {error}", error=message_of(exc))) from None
+        raise InputError(said("{source}: not valid JSON: {error}", source=source, error=message_of(exc))) from None
     except RecursionError:
-        raise InputError(f"{source}: nested too deeply") from None
+        if source is None:
+            raise InputError(said("nested too deeply")) from None
+        raise InputError(said("{source}: nested too deeply", source=source)) from None
     # An escaped high or low surrogate without its pair decodes to a lone surrogate: not text,
     # and no output can write it.
     if _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate(value)) is not None:
-        escaped = bad.encode("utf-8", "backslashreplace").decode("utf-8")
-        raise InputError(f"{source}: the string {shown(escaped, quote=False)} holds a lone surrogate: not text")
+        escaped = shown(bad.encode("utf-8", "backslashreplace").decode("utf-8"), quote=False)
+        if source is None:
+            raise InputError(said("the string {value} holds a lone surrogate: not text", value=escaped))
+        raise InputError(said("{source}: the string {value} holds a lone surrogate: not text", source=source,
+                              value=escaped))  # fmt: skip
     return value
 
 
@@ -313,12 +355,15 @@ def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[s
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{source}: not valid TOML: {exc}") from None
+        raise InputError(said("{source}: not valid TOML: {error}", source=source, error=str(exc))) from None
     except ValueError as exc:  # an integer past Python's digit limit (4,300)
-        why = "an integer of thousands of digits" if "digits" in str(exc) else shown(str(exc), 120, quote=False)
-        raise InputError(f"{source}: not valid TOML: {why}") from None
+        if "digits" in str(exc):
+            raise InputError(said("{source}: not valid TOML: an integer of thousands of digits",
+                                  source=source)) from None  # fmt: skip
+        raise InputError(said("{source}: not valid TOML: {error}", source=source,
+                              error=shown(str(exc), 120, quote=False))) from None  # fmt: skip
     except RecursionError:
-        raise InputError(f"{source}: nested too deeply") from None
+        raise InputError(said("{source}: nested too deeply", source=source)) from None
 
 
 # --------------------------------------------------------------------------- numbers
@@ -327,20 +372,23 @@ def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[s
 def whole_number(value: object, what: str, low: int, high: int) -> int:
     """A whole number in [low, high] (a boolean is not one); InputError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{what}: {shown(value)} is not a whole number")
+        raise InputError(said("{what}: {value} is not a whole number", what=what, value=shown(value)))
     if not low <= value <= high:
-        raise InputError(f"{what}: {shown(value)} is not between {low:,} and {high:,}")
+        raise InputError(said("{what}: {value} is not between {low:,} and {high:,}", what=what, value=shown(value),
+                              low=low, high=high))  # fmt: skip
     return value
 
 
 def finite_number(value: object, what: str, low: float, high: float) -> float:
     """A finite number in [low, high] (an int or a float; a boolean is not a number)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError(f"{what}: {shown(value)} is not a number")
+        raise InputError(said("{what}: {value} is not a number", what=what, value=shown(value)))
     if isinstance(value, int) and not low <= value <= high:  # before float(): 10**400 overflows it
-        raise InputError(f"{what}: {shown(value)} is not between {low:g} and {high:g}")
+        raise InputError(said("{what}: {value} is not between {low:g} and {high:g}", what=what, value=shown(value),
+                              low=low, high=high))  # fmt: skip
     if not math.isfinite(value) or not low <= value <= high:
-        raise InputError(f"{what}: {shown(value)} is not between {low:g} and {high:g}")
+        raise InputError(said("{what}: {value} is not between {low:g} and {high:g}", what=what, value=shown(value),
+                              low=low, high=high))  # fmt: skip
     return float(value)
 
 
@@ -348,7 +396,8 @@ def parse_whole_number(text: str, what: str, low: int, high: int) -> int:
     """The whole number written as ``text`` (digits, an optional sign), in [low, high]."""
     digits = text.strip()
     if not re.fullmatch(r"[+-]?[0-9]+", digits):
-        raise InputError(f"{what}: {shown(text)} is not a whole number")
+        raise InputError(said("{what}: {value} is not a whole number", what=what, value=shown(text)))
     if len(digits.lstrip("+-").lstrip("0")) > max(len(str(abs(low))), len(str(abs(high)))):
-        raise InputError(f"{what}: {shown(text.strip(), quote=False)} is not between {low:,} and {high:,}")
+        raise InputError(said("{what}: {value} is not between {low:,} and {high:,}", what=what,
+                              value=shown(text.strip(), quote=False), low=low, high=high))  # fmt: skip
     return whole_number(int(digits), what, low, high)

@@ -308,6 +308,32 @@ def test_a_link_reopens_the_position_and_a_reload_keeps_it(browser, server):
         opened.context.close()
 
 
+def test_a_reload_in_a_game_reopens_it_at_its_turn_with_the_board_as_it_was(browser, server):
+    page = open_page(browser, server)
+    page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
+    for _ in range(4):
+        page.click("#turn-next")
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '5'")
+    answered(page)
+    assert "game=5" in page.url
+    letters, rack = board_letters(page), page.input_value("input[name=rack]")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("#turn-now", "data-turn") == "5" and not page.is_hidden("#game-steps")
+    assert board_letters(page) == letters and page.input_value("input[name=rack]") == rack
+    page.fill("input[name=rack]", "KOTEK")  # an edit after stepping: a reload keeps it too
+    answered(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.get_attribute("#turn-now", "data-turn") == "5"
+    assert board_letters(page) == letters and page.input_value("input[name=rack]") == "KOTEK"
+    page.click("#turn-next")  # the game still steps on from its turn
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '6'")
+    assert page.errors == []
+    page.context.close()
+
+
 def test_a_pasted_cgp_or_board_text_opens_with_solves_best_move(page, flowing_lexicon, capsys):
     cgp = (EXAMPLES / "game.cgp").read_text(encoding="utf-8")
     page.evaluate("""text => { const data = new DataTransfer(); data.setData('text/plain', text);
@@ -455,10 +481,9 @@ def test_the_move_list_folds_blanks_filters_sorts_and_scrolls(page, flowing_lexi
     before = page.get_attribute("body", "data-listed")
     page.check("#f-fold")
     wait_listed(page, before)
-    while len(page.query_selector_all("#moves tbody tr")) <= group_row:
-        page.click("#moves-more")  # (what scrolling to the end of the list does)
-        page.wait_for_function("n => document.querySelectorAll('#moves tbody tr').length > n",
-                               arg=len(page.query_selector_all("#moves tbody tr")))
+    while (shown := len(page.query_selector_all("#moves tbody tr"))) <= group_row:
+        page.click("#moves-more")  # (what scrolling to the end of the list does: the rows counted before it)
+        page.wait_for_function("n => document.querySelectorAll('#moves tbody tr').length > n", arg=shown)
     rows = page.query_selector_all("#moves tbody tr")
     assert [r.query_selector("button.variants") is not None for r in rows[: group_row + 1]] == \
         [False] * group_row + [True]

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from literaki_cli.errors import InputError, LiterakiError
-from literaki_cli.inputs import dumps_json, loads_json
+from literaki_cli.errors import InputError, LiterakiError, message_of, said
+from literaki_cli.inputs import alternatives, dumps_json, loads_json
 
 #: The longest input line taken (a position with its request is well under 10 kB).
 MAX_LINE_BYTES = 1 << 20
@@ -106,29 +106,31 @@ def _read_line(stream, limit: int) -> bytes:
     try:
         return stream.readline(limit)
     except OSError as exc:  # a directory on stdin, a device gone: no line can be read
-        raise InputError(f"cannot read the input: {exc.strerror or exc}") from None
+        raise InputError(said("cannot read the input: {error}", error=exc.strerror or str(exc))) from None
 
 
 def _line_text(number: int, raw: bytes | None) -> str:
     if raw is None:
-        raise InputError(f"the line is longer than {MAX_LINE_BYTES:,} bytes")
+        raise InputError(said("the line is longer than {most:,} bytes", most=MAX_LINE_BYTES))
     if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
         return raw.decode("utf-8").strip()
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start + 1})") from None
+        raise InputError(said("not UTF-8 text (byte {byte})", byte=exc.start + 1)) from None
 
 
 def _json_object(text: str) -> dict[str, Any]:
     """A JSON input line, which must be an object."""
     try:
-        obj = loads_json(text, "line")
+        obj = loads_json(text, None)  # the error object names the line
     except InputError as exc:
-        why = str(exc).removeprefix("line: ")
-        raise InputError(why if why.startswith("not valid JSON") else f"not a JSON object: {why}") from None
+        why = message_of(exc)
+        if why.startswith("not valid JSON"):
+            raise
+        raise InputError(said("not a JSON object: {error}", error=why)) from None
     if not isinstance(obj, dict):
-        raise InputError("not a JSON object")
+        raise InputError(said("not a JSON object"))
     return obj
 
 
@@ -136,17 +138,18 @@ def _check_keys(obj: dict[str, Any], keys: tuple[str, ...]) -> None:
     """A key the line may not hold is an error (a typo would otherwise be ignored)."""
     unknown = [k for k in obj if k not in keys]
     if unknown:
-        raise InputError(f"unknown key {unknown[0]!r} (a line may hold {', '.join(keys)})")
+        raise InputError(said("unknown key {key!r} (a line may hold {keys})", key=unknown[0], keys=", ".join(keys)))
 
 
 def _text_field(obj: dict[str, Any], key: str, required: bool = False) -> str | None:
     value = obj.get(key)
     if value is None:
         if required:
-            raise InputError(f"no {key!r}")
+            raise InputError(said("no {key!r}", key=key))
         return None
     if not isinstance(value, str):
-        raise InputError(f"{key!r} must be a string, not {dumps_json(value, ensure_ascii=False)[:40]}")
+        raise InputError(said("{key!r} must be a string, not {value}", key=key,
+                              value=dumps_json(value, ensure_ascii=False)[:40]))  # fmt: skip
     return value
 
 
@@ -157,7 +160,7 @@ def _position_text(obj: dict[str, Any]) -> str:
         return dumps_json(value, ensure_ascii=False)
     text = _text_field(obj, "position", required=True)
     if not text.strip():
-        raise InputError("'position' is empty")
+        raise InputError(said("{key!r} is empty", key="position"))
     return text
 
 
@@ -190,7 +193,7 @@ class PositionReader:
         from literaki_cli.engine.position import validate
         from literaki_cli.io.positionio import read_position
 
-        source = "position"  # the error object names the line
+        source = said("position")  # the error object names the line
         fmt = fmt or self.fmt
         game = None
         if fmt == "gcg" or (fmt is None and looks_like_game_record(text)):
@@ -199,7 +202,7 @@ class PositionReader:
                 refuse_finished(game)
             position = game.position
         elif turn is not None:
-            raise InputError('"turn": only with a game record (GCG text) as the "position"')
+            raise InputError(said('"turn": only with a game record (GCG text) as the "position"'))
         else:
             position = read_position(text, source, self.variant, fmt)
         return OpenedPosition(position, validate(position, lenient=self.lenient, source=source), game)
@@ -219,7 +222,7 @@ def _record_line(number: int, ident: Any, record: dict[str, Any], warnings: list
 
 def _error_answer(number: int, ident: Any, exc: BaseException) -> LineAnswer:
     if isinstance(exc, LiterakiError):
-        message, status = str(exc), INTERNAL if exc.exit_code == 3 else FAILED
+        message, status = message_of(exc), INTERNAL if exc.exit_code == 3 else FAILED
     else:
         message, status = f"internal error: {type(exc).__name__}: {exc} (a bug: please report it)", INTERNAL
     text = dumps_json({"line": number, "id": ident, "error": message}, ensure_ascii=False) + "\n"
@@ -287,7 +290,7 @@ class SolveLines(LineAnswerer):
             turn = None
         opened = self.reader.read(text, fmt, turn)
         position = opened.position
-        given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name="rack")
+        given, rack_warnings = checked_rack(position, rack, self.reader.lenient, name=said("rack"))
         the_rack = solving_rack(position, given, how='give "rack" in a JSON line')
         result = self.solver.solve(position, the_rack, request)
         record = solve_record(result, the_rack) | seen_record(opened, the_rack)
@@ -304,17 +307,21 @@ def _solve_overrides(obj: dict[str, Any], request):
     top = obj.get("top")
     if top is not None:
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise InputError(f"'top' must be a whole number of at least 1, not {dumps_json(top)[:40]}")
+            raise InputError(said("'{key}' must be a whole number of at least 1, not {value}", key="top",
+                                  value=dumps_json(top)[:40]))  # fmt: skip
         changes["top"] = top
     show_all = obj.get("all")
     if show_all is not None:
         if not isinstance(show_all, bool):
-            raise InputError(f"'all' must be true or false, not {dumps_json(show_all)[:40]}")
+            raise InputError(said("'{key}' must be true or false, not {value}", key="all",
+                                  value=dumps_json(show_all)[:40]))  # fmt: skip
         changes["show_all"] = show_all
     by = obj.get("by")
     if by is not None:
         if by not in RANKINGS:
-            raise InputError(f"'by' must be {' or '.join(map(repr, RANKINGS))}, not {dumps_json(by)[:40]}")
+            raise InputError(said("'{key}' must be {choices}, not {value}", key="by",
+                                  choices=alternatives([repr(r) for r in RANKINGS]),
+                                  value=dumps_json(by)[:40]))  # fmt: skip
         changes["by"] = by
     return replace(request, **changes) if changes else request
 
@@ -332,13 +339,13 @@ class ScoreLines(LineAnswerer):
         from literaki_cli.analysis.positionquery import checked_rack, parse_turn, score_move
 
         if not text.startswith("{"):
-            raise InputError('a score line is a JSON object {"id", "position", "move", "rack"}')
+            raise InputError(said('a score line is a JSON object {{"id", "position", "move", "rack"}}'))
         obj = _request_object(text, SCORE_KEYS, asked)
         position_text = _position_text(obj)
         move = _text_field(obj, "move", required=True)
         rack = _text_field(obj, "rack")
         opened = self.reader.read(position_text, turn=parse_turn(obj.get("turn"), '"turn"'))
-        the_rack, rack_warnings = checked_rack(opened.position, rack, self.reader.lenient, name="rack")
+        the_rack, rack_warnings = checked_rack(opened.position, rack, self.reader.lenient, name=said("rack"))
         scored = score_move(opened.position, move, the_rack, self.open_lexicon, self.reader.lenient)
         return LineAnswer(_record_line(number, asked["id"], scored.as_dict(), opened.warnings + rack_warnings),
                           OK if scored.valid else NEGATIVE, number)  # fmt: skip

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from literaki_cli.engine import alphabet
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 #: The orders the list can take (a move object's equity, score, leave_value), best first, ties
 #: kept in the solver's own order (its rank).
@@ -43,7 +43,8 @@ class MoveQuery:
 
     def __post_init__(self) -> None:
         if self.sort not in SORTS:
-            raise InputError(f"'sort' must be {', '.join(map(repr, SORTS))}, not {self.sort[:40]!r}")
+            raise InputError(said("'{key}' must be {choices}, not {value!r}", key="sort",
+                                  choices=", ".join(map(repr, SORTS)), value=self.sort[:40]))  # fmt: skip
         if self.pattern:
             _pattern_regex(self.pattern)  # refused here, before any move is listed
 
@@ -53,7 +54,8 @@ def _pattern_regex(pattern: str) -> re.Pattern:
     the whole word (? one letter, * any run, even none), without either it is found anywhere."""
     text = alphabet.normalize(pattern.strip())
     if not text or any(not (ch.isalpha() or ch in "?*") for ch in text):
-        raise InputError(f"'pattern' must be letters with ? (one letter) and * (any letters), not {pattern[:40]!r}")
+        raise InputError(said("'pattern' must be letters with ? (one letter) and * (any letters), not {value!r}",
+                              value=pattern[:40]))  # fmt: skip
     if "?" not in text and "*" not in text:
         return re.compile(re.escape(text))
     body = "".join("." if ch == "?" else ".*" if ch == "*" else re.escape(ch) for ch in text)
@@ -177,7 +179,8 @@ def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InputError(f"'{name}' must be a whole number from {low} to {high}, not {str(value)[:40]!r}")
+            raise InputError(said("'{key}' must be a whole number from {low} to {high}, not {value!r}", key=name,
+                                  low=low, high=high, value=str(value)[:40]))  # fmt: skip
         return value
 
     def text(name: str) -> str | None:
@@ -185,13 +188,13 @@ def read_query(body: dict, rows: int, columns: int) -> MoveQuery:
         if value is None or value == "":
             return None
         if not isinstance(value, str):
-            raise InputError(f"'{name}' must be text, not {str(value)[:40]!r}")
+            raise InputError(said("'{key}' must be text, not {value!r}", key=name, value=str(value)[:40]))
         return value
 
     def flag(name: str, default: bool) -> bool:
         value = body.get(name, default)
         if not isinstance(value, bool):
-            raise InputError(f"'{name}' must be true or false, not {str(value)[:40]!r}")
+            raise InputError(said("'{key}' must be true or false, not {value!r}", key=name, value=str(value)[:40]))
         return value
 
     square = text("square")

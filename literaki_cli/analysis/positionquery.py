@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, message_of, said
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,7 +44,8 @@ def open_position(
 
 #: ``need_turn`` for a batch line (its key, not an option, is asked for).
 BATCH_TURN = "batch"
-#: How ``--turn`` and a batch line's ``"turn"`` are explained in messages.
+#: How ``--turn`` and a batch line's ``"turn"`` are explained in messages (:func:`parse_turn`'s message
+#: spells it out in these words).
 TURN_HELP = "a turn number (1 for the first) or last"
 
 
@@ -70,15 +71,15 @@ def parse_turn(value: object, name: str = "--turn") -> int | str | None:
     from literaki_cli.inputs import shown
 
     shown_value = shown(value) if isinstance(value, str) else repr(value)
-    raise InputError(f"{name} {shown_value}: give {TURN_HELP}")
+    raise InputError(said("{name} {value}: give a turn number (1 for the first) or last", name=name, value=shown_value))
 
 
 def refuse_finished(game: GamePosition | None) -> None:
     """InputError when the position comes from a record whose game is over (there is no move
     left to find or score in it)."""
     if game is not None and game.over:
-        raise InputError(f"{game.position_source}: the game is over after turn {game.turns}: give --turn 1 to "
-                         f"{game.turns} for a position in it")  # fmt: skip
+        raise InputError(said("{source}: the game is over after turn {turns}: give --turn 1 to {turns} for a position "
+                              "in it", source=game.position_source, turns=game.turns))  # fmt: skip
 
 
 def looks_like_game_record(text: str) -> bool:
@@ -104,7 +105,7 @@ def open_game_position(source: str, variant: str | None = None, rules: Path | No
     loaded = load_position_bytes(source, MAX_GCG_BYTES)
     game = record = None
     if loaded is None:  # a CGP string
-        position = read_position(source, "CGP argument", chosen, fmt or "cgp")
+        position = read_position(source, said("CGP argument"), chosen, fmt or "cgp")
     else:
         data, name = loaded
         if fmt == "gcg" or (fmt is None and looks_like_game_record(data[:4096].decode("utf-8", "replace"))):
@@ -112,13 +113,15 @@ def open_game_position(source: str, variant: str | None = None, rules: Path | No
             position = game.position
             record = decode_gcg(data, name)[0]
         elif len(data) > MAX_POSITION_BYTES:
-            raise InputError(f"{name}: more than {MAX_POSITION_BYTES:,} bytes: not a position")
+            raise InputError(said("{source}: more than {most:,} bytes: not a position", source=name,
+                                  most=MAX_POSITION_BYTES))  # fmt: skip
         else:
             from literaki_cli.engine.textdecode import decode_text
 
             position = read_position(decode_text(data, name), name, chosen, fmt)
     if game is None and turn is not None:
-        raise InputError(f"--turn {turn}: only for a game record (GCG); {source} is a position")
+        raise InputError(said("--turn {turn}: only for a game record (GCG); {source} is a position", turn=turn,
+                              source=source))  # fmt: skip
     return OpenedPosition(position, validate(position, lenient=lenient, source=source), game, record)
 
 
@@ -138,8 +141,9 @@ def read_game_position(data: bytes | str, source: str, variant: Variant | None, 
             ask, last = '"turn": N', '"turn": "last"'
         else:
             ask, last = " ".join(filter(None, (need_turn, "--turn N"))), "--turn last"
-        raise InputError(f"{source} is a game record: give {ask} for the position before turn N (1 to {turns}), "
-                         f"or {last} for the position after the last turn")  # fmt: skip
+        raise InputError(said("{source} is a game record: give {ask} for the position before turn N (1 to {turns}), "
+                              "or {last} for the position after the last turn", source=source, ask=ask, turns=turns,
+                              last=last))  # fmt: skip
     return game_position(record, turn)
 
 
@@ -171,7 +175,8 @@ def checked_rack(
     trial = replace(position, racks=[the_rack or "", *position.racks[1:]])
     problems = [p for p in tile_count_problems(trial) if p not in before]
     if problems and not lenient:
-        raise InputError(f"{name} {rack!r}: {problems[0]} (--lenient accepts it for a hypothetical position)")
+        raise InputError(said("{name} {rack!r}: {problem} (--lenient accepts it for a hypothetical position)",
+                              name=name, rack=rack, problem=problems[0]))  # fmt: skip
     return the_rack, [f"{name} {rack!r}: {p}" for p in problems]
 
 
@@ -180,9 +185,10 @@ def solving_rack(position: Position, rack: str | None, how: str = "give --rack L
     rack (``how`` says how to give one)."""
     the_rack = mover_rack(position, rack)
     if not the_rack:
-        raise InputError(f"no rack: {how} (or a position with racks, such as CGP)")
+        raise InputError(said("no rack: {how} (or a position with racks, such as CGP)", how=how))
     if len(the_rack) > position.variant.rack_size:
-        raise InputError(f"rack {the_rack.upper()!r} holds {len(the_rack)} tiles, at most {position.variant.rack_size}")
+        raise InputError(said("rack {rack!r} holds {count} tiles, at most {most}", rack=the_rack.upper(),
+                              count=len(the_rack), most=position.variant.rack_size))  # fmt: skip
     return the_rack
 
 
@@ -209,18 +215,19 @@ def endgame_start(position: Position, rack: str) -> tuple[tuple[str, str], int]:
     from literaki_cli.games.bag import unseen_tiles
 
     if position.players != PLAYERS:
-        raise InputError(f"--endgame solves two-player games; the position has {position.players} players")
+        raise InputError(said("--endgame solves two-player games; the position has {players} players",
+                              players=position.players))  # fmt: skip
     bag = tiles_in_bag(position, rack)
     if bag:
-        raise InputError(f"--endgame needs an empty bag, and {bag} tiles are still in it (the unseen tiles are "
-                         "more than the opponent's rack)")  # fmt: skip
+        raise InputError(said("--endgame needs an empty bag, and {bag} tiles are still in it (the unseen tiles are "
+                              "more than the opponent's rack)", bag=bag))  # fmt: skip
     stated = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
     opponent = stated or "".join(unseen_tiles(position.variant, position.board, [rack]))
     if not opponent:
-        raise InputError("the game is over: the opponent has no tiles left (they went out)")
+        raise InputError(said("the game is over: the opponent has no tiles left (they went out)"))
     if position.zero_turns >= PASSES_TO_END:
-        raise InputError(f"the game is over: {position.zero_turns} zero-scoring turns in a row (passes), "
-                         f"{PASSES_TO_END} end it")  # fmt: skip
+        raise InputError(said("the game is over: {count} zero-scoring turns in a row (passes), {most} end it",
+                              count=position.zero_turns, most=PASSES_TO_END))  # fmt: skip
     return (rack, opponent), position.zero_turns
 
 
@@ -234,19 +241,20 @@ def peg_start(position: Position, rack: str):
     from literaki_cli.games.bag import unseen_tiles
 
     if position.players != PLAYERS:
-        raise InputError(f"--peg solves two-player games; the position has {position.players} players")
+        raise InputError(said("--peg solves two-player games; the position has {players} players",
+                              players=position.players))  # fmt: skip
     bag = tiles_in_bag(position, rack)
     if bag == 0:
-        raise InputError("--peg needs 1 or 2 tiles in the bag, and the bag is empty: use --endgame")
+        raise InputError(said("--peg needs 1 or 2 tiles in the bag, and the bag is empty: use --endgame"))
     if bag > MAX_BAG:
-        raise InputError(f"--peg needs 1 or 2 tiles in the bag, and {bag} are in it: use --sim")
+        raise InputError(said("--peg needs 1 or 2 tiles in the bag, and {bag} are in it: use --sim", bag=bag))
     if position.variant.exchange_min_bag <= bag:
-        raise InputError(f"--peg: these rules allow an exchange with {bag} tiles in the bag "
-                         f"(min_bag {position.variant.exchange_min_bag}); the pre-endgame searches placements "
-                         "and passes only")  # fmt: skip
+        raise InputError(said("--peg: these rules allow an exchange with {bag} tiles in the bag (min_bag {least}); "
+                              "the pre-endgame searches placements and passes only", bag=bag,
+                              least=position.variant.exchange_min_bag))  # fmt: skip
     if position.zero_turns >= PASSES_TO_END:
-        raise InputError(f"the game is over: {position.zero_turns} zero-scoring turns in a row (passes), "
-                         f"{PASSES_TO_END} end it")  # fmt: skip
+        raise InputError(said("the game is over: {count} zero-scoring turns in a row (passes), {most} end it",
+                              count=position.zero_turns, most=PASSES_TO_END))  # fmt: skip
     stated = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
     unseen = "".join(sorted(unseen_tiles(position.variant, position.board, [rack])))
     spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
@@ -459,7 +467,8 @@ def score_placement(
     try:
         result = evaluate_placement(position.board, position.variant, move, rack, lookup)
     except TileConflict as exc:
-        raise InputError(f"{exc}{conflict_hint(position.board, move, exc)}") from None
+        hint = conflict_hint(position.board, move, exc)
+        raise InputError(said("{error}{hint}", error=message_of(exc), hint=hint)) from None
     if not lenient:
         others = board_tiles(position.board) + Counter("".join(position.racks[1:]))
         needs = Counter(rack_needs(result.tiles))
@@ -486,8 +495,11 @@ def conflict_hint(board: Board, move: Placement, conflict) -> str:
     tile, letter = conflict.tile.upper(), conflict.letter.upper()
     plain = [_PLAIN_LETTER.get(ch, ch) for ch in (conflict.tile, conflict.letter)]
     accent = conflict.tile != conflict.letter and plain[0] == plain[1]
-    hint = f" ({letter} and {tile} are different letters; " if accent else " ("
-    hint += f"write {tile} or '.' for a tile already on the board)"
+    if accent:
+        hint = said(" ({letter} and {tile} are different letters; write {tile} or '.' for a tile already on the board)",
+                    letter=letter, tile=tile)  # fmt: skip
+    else:
+        hint = said(" (write {tile} or '.' for a tile already on the board)", tile=tile)
     dr, dc = (0, 1) if move.direction == ACROSS else (1, 0)
     written, blanks = [], False
     for i, token in enumerate(move.tokens):
@@ -498,7 +510,8 @@ def conflict_hint(board: Board, move: Placement, conflict) -> str:
             blanks |= not token.upper
             written.append(token.letter.upper())
     if blanks:
-        hint += f"; lower-case letters are blanks: write {move.coord} {''.join(written)} for tiles"
+        hint = said("{hint}; lower-case letters are blanks: write {coord} {word} for tiles", hint=hint,
+                    coord=move.coord, word="".join(written))  # fmt: skip
     return hint
 
 

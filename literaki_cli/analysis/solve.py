@@ -38,7 +38,7 @@ from literaki_cli.engine.movegen import (
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.scoring import BoardGrid, WordTotal, score_generated, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
-from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.errors import InputError, LiterakiError, said
 
 if TYPE_CHECKING:
     from literaki_cli.equity.equity import Equity, Exchange
@@ -206,8 +206,9 @@ def found_move(
     else:
         checked = score_tiles(board, variant, tiles, d, grid)
         if checked.total != score or checked.problems:
-            raise LiterakiError(f"internal error: generated {position_name(r, c, d)} scores {score}, "
-                                f"score says {checked.total} {checked.problems}", exit_code=3)  # fmt: skip
+            raise LiterakiError(said("internal error: generated {move} scores {score}, score says {total} {problems}",
+                                     move=position_name(r, c, d), score=score, total=checked.total,
+                                     problems=checked.problems), exit_code=3)  # fmt: skip
         words = [WordTotal(w.word, w.score, w.row, w.col, w.direction) for w in checked.words]
     leave, _ = take_from_rack("".join(needs), rack)
     return FoundMove(
@@ -238,7 +239,9 @@ def best_by_equity(arrays: MoveArrays, leave_values: np.ndarray) -> int:
 def check_ranking(by: str) -> None:
     """``by`` must be one of :data:`RANKINGS` (InputError naming it otherwise)."""
     if by not in RANKINGS:
-        raise InputError(f"--by {by!r}: rank by {' or '.join(RANKINGS)}")
+        from literaki_cli.inputs import alternatives
+
+        raise InputError(said("--by {value!r}: rank by {choices}", value=by, choices=alternatives(RANKINGS)))
 
 
 def solve(board: Board, variant: Variant, lexicon: Lexicon, rack: str, top: int | None = 20,

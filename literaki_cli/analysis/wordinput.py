@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import select
 import sys
 from collections.abc import Callable, Iterator
@@ -22,7 +21,7 @@ from typing import BinaryIO, TextIO
 
 from literaki_cli.engine.textdecode import decode_text
 from literaki_cli.engine.wordrules import WordRules
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, Said, message_of, said
 
 #: Bytes asked for by one read.
 READ_SIZE = 1 << 16
@@ -45,7 +44,7 @@ def word_batches(words: list[str], file: Path | None, stdin: TextIO | None = Non
     ``stdin`` defaults to ``sys.stdin``.
     """
     if not words and file is None:
-        raise InputError("give words to check, --file FILE, or '-' to read from stdin")
+        raise InputError(said("give words to check, --file FILE, or '-' to read from stdin"))
     for number, word in enumerate(words, start=1):
         _check_argument(number, word)
     return _batches(words, file, sys.stdin if stdin is None else stdin, require_word)
@@ -64,7 +63,7 @@ def _check_argument(number: int, word: str) -> None:
     except UnicodeEncodeError:
         raw = word.encode("utf-8", "surrogateescape") if _escaped_bytes_only(word) else None
         shown = repr(raw)[2:-1] if raw is not None else word.encode("utf-8", "backslashreplace").decode("ascii")
-        raise InputError(f"word argument {number} ({shown}): not UTF-8 text") from None
+        raise InputError(said("word argument {number} ({value}): not UTF-8 text", number=number, value=shown)) from None
 
 
 def _escaped_bytes_only(word: str) -> bool:
@@ -82,7 +81,7 @@ def _batches(words: list[str], file: Path | None, stdin: TextIO | None, require_
             yield pending
             pending = []
         if stdin is None:
-            raise InputError("'-' given but there is no standard input")
+            raise InputError(said("'-' given but there is no standard input"))
         for batch in _stream_batches(stdin, "stdin"):
             given |= bool(batch)
             yield batch
@@ -92,14 +91,17 @@ def _batches(words: list[str], file: Path | None, stdin: TextIO | None, require_
         try:
             handle = open(file, "rb", buffering=0)
         except OSError as exc:
-            raise InputError(f"{file}: cannot read: {exc.strerror}") from None
+            raise InputError(said("{source}: cannot read: {error}", source=str(file), error=exc.strerror)) from None
         with handle:
             for batch in _stream_batches(handle, str(file)):
                 given |= bool(batch)
                 yield batch
     if require_word and not given:
-        empty = (["standard input"] if "-" in words else []) + ([str(file)] if file is not None else [])
-        raise InputError(f"no word given: {' and '.join(empty)} {'was' if len(empty) == 1 else 'were'} empty")
+        if file is None:
+            raise InputError(said("no word given: standard input was empty"))
+        if "-" not in words:
+            raise InputError(said("no word given: {source} was empty", source=str(file)))
+        raise InputError(said("no word given: standard input and {source} were empty", source=str(file)))
 
 
 def _stream_batches(stream: TextIO | BinaryIO, source: str) -> Iterator[list[str]]:
@@ -117,7 +119,7 @@ def _stream_batches(stream: TextIO | BinaryIO, source: str) -> Iterator[list[str
         for first_line, chunk in _available_chunks(fd, source):
             yield _words(_decode(chunk, source, first_line))
     except OSError as exc:
-        raise InputError(f"{source}: cannot read: {exc.strerror}") from None
+        raise InputError(said("{source}: cannot read: {error}", source=source, error=exc.strerror)) from None
 
 
 def _words(text: str) -> list[str]:
@@ -132,20 +134,15 @@ def _words(text: str) -> list[str]:
     return words
 
 
-_LINE_NUMBER = re.compile(r"^(?P<source>.*?): line (?P<line>\d+):")
-
-
 def _decode(chunk: bytes, source: str, first_line: int) -> str:
     """``chunk`` decoded; an error names the line of the whole stream, not of the chunk."""
     try:
         return decode_text(chunk, source)
-    except InputError as exc:
-        message = str(exc)
-        found = _LINE_NUMBER.match(message)
-        if found is None or found["source"] != source:
+    except InputError as exc:  # its line counted from the stream's start, not the chunk's
+        message = message_of(exc)
+        if not (isinstance(message, Said) and message.fields.get("source") == source and "line" in message.fields):
             raise
-        line = int(found["line"]) + first_line - 1
-        raise InputError(f"{source}: line {line}:{message[found.end() :]}") from None
+        raise InputError(message.with_fields(line=int(message.fields["line"]) + first_line - 1)) from None
 
 
 def _available_chunks(fd: int, source: str) -> Iterator[tuple[int, bytes]]:
@@ -179,7 +176,8 @@ def _available_chunks(fd: int, source: str) -> Iterator[tuple[int, bytes]]:
             line += data.count(b"\n", 0, cut)
         rest = data[cut:]
         if len(rest) > MAX_LINE:
-            raise InputError(f"{source}: line {line}: longer than {MAX_LINE:,} bytes; give one word per line")
+            raise InputError(said("{source}: line {line}: longer than {most:,} bytes; give one word per line",
+                                  source=source, line=line, most=MAX_LINE))  # fmt: skip
     if rest:
         yield line, rest
 

@@ -23,7 +23,7 @@ from typing import Annotated
 import typer
 
 from literaki_cli import __version__
-from literaki_cli.errors import LiterakiError
+from literaki_cli.errors import LiterakiError, said
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
@@ -57,7 +57,7 @@ class Output:
     def __init__(self, stream=None) -> None:
         self.stream = sys.stdout if stream is None else stream
         if self.stream is None:
-            raise OutputFailed("cannot write the output: standard output is closed")
+            raise OutputFailed(said("cannot write the output: standard output is closed"))
 
     def write(self, text: str) -> None:
         try:
@@ -78,7 +78,7 @@ class Output:
 def _output_fault(exc: OSError) -> Exception:
     if isinstance(exc, BrokenPipeError):
         return OutputClosed()
-    return OutputFailed(f"cannot write the output: {exc.strerror or exc}")
+    return OutputFailed(said("cannot write the output: {error}", error=exc.strerror or str(exc)))
 
 
 class CommandApp(typer.Typer):

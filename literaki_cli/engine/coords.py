@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from literaki_cli.engine.variant import ACROSS, DOWN
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # ASCII digits only: ``\d`` would also match '²' or '٣', which int() then refuses.
@@ -25,19 +25,19 @@ def square_name(row: int, col: int) -> str:
 
 def _check(row: int, col: int, rows: int, columns: int, text: str) -> None:
     if not 0 <= row < rows:
-        raise InputError(f"{text!r}: row {row + 1} is off the board (rows 1..{rows})")
+        raise InputError(said("{value!r}: row {row} is off the board (rows 1..{rows})",
+                              value=text, row=row + 1, rows=rows))  # fmt: skip
     if not 0 <= col < columns:
-        raise InputError(
-            f"{text!r}: column {COLUMN_LETTERS[col] if col < 26 else '?'} is off the board "
-            f"(columns a..{COLUMN_LETTERS[columns - 1]})"
-        )
+        raise InputError(said("{value!r}: column {column} is off the board (columns a..{last})", value=text,
+                              column=COLUMN_LETTERS[col] if col < 26 else "?",
+                              last=COLUMN_LETTERS[columns - 1]))  # fmt: skip
 
 
 def parse_square(text: str, rows: int, columns: int) -> tuple[int, int]:
     """(row, col), 0-based, of a square name such as ``h8``."""
     m = _SQUARE.fullmatch(text.strip())
     if not m:
-        raise InputError(f"{text!r}: not a square name (like h8)")
+        raise InputError(said("{value!r}: not a square name (like h8)", value=text))
     row, col = int(m.group(2)) - 1, COLUMN_LETTERS.index(m.group(1).lower())
     _check(row, col, rows, columns, text)
     return row, col
@@ -47,7 +47,7 @@ def parse_position(text: str, rows: int, columns: int) -> tuple[int, int, int]:
     """(row, col, direction) of a move position: ``8H`` across, ``H8`` down."""
     m = _POSITION.fullmatch(text.strip())
     if not m:
-        raise InputError(f"{text!r}: not a move position (8H for across, H8 for down)")
+        raise InputError(said("{value!r}: not a move position (8H for across, H8 for down)", value=text))
     if m.group(1):
         row, col, direction = int(m.group(1)) - 1, COLUMN_LETTERS.index(m.group(2).lower()), ACROSS
     else:

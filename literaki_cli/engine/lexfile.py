@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from literaki_cli.errors import LexiconError
+from literaki_cli.errors import LexiconError, said
 from literaki_cli.inputs import dumps_json, open_input
 
 try:
@@ -122,12 +122,14 @@ def _is_dir(path: Path) -> bool:
 def _write_failure(path: Path, exc: OSError) -> LexiconError:
     """One line for a lexicon that cannot be written at ``path``."""
     if isinstance(exc, IsADirectoryError) or _is_dir(path):
-        return LexiconError(f"{path}: is a directory; give the lexicon a file name (e.g. {path / 'sjp.lexicon'})")
+        return LexiconError(said("{source}: is a directory; give the lexicon a file name (e.g. {example})", source=path,
+                                 example=path / "sjp.lexicon"))
     if exc.errno == errno.ENAMETOOLONG:
-        return LexiconError(f"{path}: file name too long")
+        return LexiconError(said("{source}: file name too long", source=path))
     if isinstance(exc, (NotADirectoryError, FileExistsError)):
-        return LexiconError(f"{path}: cannot write the lexicon: a folder on the way is a file")
-    return LexiconError(f"{path}: cannot write the lexicon: {exc.strerror or exc}")
+        return LexiconError(said("{source}: cannot write the lexicon: a folder on the way is a file", source=path))
+    return LexiconError(said("{source}: cannot write the lexicon: {error}", source=path,
+                             error=exc.strerror or str(exc)))
 
 
 def _create_temp(path: Path) -> tuple[int, str]:
@@ -225,15 +227,17 @@ ALLOWED_DTYPES = frozenset({"|u1", "|i1", "<u2", "<i2", "<u4", "<i4", "<u8", "<i
 def _open_regular(path: Path) -> tuple[mmap.mmap, int]:
     """Map ``path`` read-only; refuses anything but a regular file without
     blocking on it (a FIFO would hang a plain open)."""
-    fd = open_input(path, "lexicon file", error=LexiconError)
+    fd = open_input(path, said("lexicon file"), error=LexiconError)
     try:
         info = os.fstat(fd)
         if info.st_size < _PREFIX.size:
-            raise LexiconError(f"{path}: not a literaki lexicon file (only {info.st_size} bytes)")
+            raise LexiconError(said("{source}: not a literaki lexicon file (only {count} bytes)", source=path,
+                                    count=info.st_size))
         try:
             return mmap.mmap(fd, 0, access=mmap.ACCESS_READ), info.st_size
         except (OSError, ValueError) as exc:
-            raise LexiconError(f"{path}: cannot map the lexicon file: {exc}") from None
+            raise LexiconError(said("{source}: cannot map the lexicon file: {error}", source=path,
+                                    error=str(exc))) from None
     finally:
         os.close(fd)
 
@@ -245,23 +249,25 @@ def _reject_constant(name: str) -> None:
 def _int_field(spec: dict, key: str, where: str) -> int:
     value = spec.get(key)
     if type(value) is not int or value < 0:
-        raise LexiconError(f"{where}: {key} is {value!r}, not a non-negative integer")
+        raise LexiconError(said("{where}: {key} is {value!r}, not a non-negative integer", where=where, key=key,
+                                value=value))
     return value
 
 
 def _array_of(buf: mmap.mmap, size: int, data_start: int, name: str, spec: Any, where: str) -> tuple[np.ndarray, int]:
     """The array ``name`` described by ``spec`` and its recorded CRC-32, checked against the file."""
-    where = f"{where} (array {name!r})"
+    where = said("{where} (array {name!r})", where=where, name=name)
     if not isinstance(spec, dict):
-        raise LexiconError(f"{where}: its description is not a table")
+        raise LexiconError(said("{where}: its description is not a table", where=where))
     if not isinstance(spec.get("dtype"), str) or spec["dtype"] not in ALLOWED_DTYPES:
-        raise LexiconError(f"{where}: unsupported element type {spec.get('dtype')!r}")
+        raise LexiconError(said("{where}: unsupported element type {dtype!r}", where=where, dtype=spec.get("dtype")))
     dtype = np.dtype(spec["dtype"])
     offset, length, crc = (_int_field(spec, key, where) for key in ("offset", "length", "crc32"))
     if offset < data_start or offset % _ALIGN:
-        raise LexiconError(f"{where}: offset {offset} is inside the header or not 8-byte aligned")
+        raise LexiconError(said("{where}: offset {offset} is inside the header or not 8-byte aligned", where=where,
+                                offset=offset))
     if offset + length * dtype.itemsize > size:
-        raise LexiconError(f"{where}: truncated lexicon file (array cut short)")
+        raise LexiconError(said("{where}: truncated lexicon file (array cut short)", where=where))
     return np.frombuffer(buf, dtype=dtype, count=length, offset=offset), crc
 
 
@@ -272,31 +278,35 @@ def read_container(path: Path, verify: bool = True) -> tuple[dict[str, Any], dic
     buf, size = _open_regular(path)
     magic, version, header_len, header_crc, _ = _PREFIX.unpack_from(buf, 0)
     if magic != MAGIC:
-        raise LexiconError(f"{path}: not a literaki lexicon file (bad magic number)")
+        raise LexiconError(said("{source}: not a literaki lexicon file (bad magic number)", source=path))
     if version != FORMAT_VERSION:
-        raise LexiconError(
-            f"{path}: lexicon format version {version}, this literaki reads version "
-            f"{FORMAT_VERSION}; rebuild it with 'literaki build-lexicon'"
-        )
+        raise LexiconError(said(
+            "{source}: lexicon format version {version}, this literaki reads version {supported}; rebuild it with "
+            "'literaki build-lexicon'",
+            source=path, version=version, supported=FORMAT_VERSION,
+        ))
     if _PREFIX.size + header_len > size:
-        raise LexiconError(f"{path}: truncated lexicon file (header cut short)")
+        raise LexiconError(said("{source}: truncated lexicon file (header cut short)", source=path))
     if header_len > MAX_HEADER_BYTES:
-        raise LexiconError(f"{path}: corrupt lexicon file (header of {header_len} bytes)")
+        raise LexiconError(said("{source}: corrupt lexicon file (header of {count} bytes)", source=path,
+                                count=header_len))
     header = bytes(buf[_PREFIX.size : _PREFIX.size + header_len])
     if zlib.crc32(header) != header_crc:
-        raise LexiconError(f"{path}: corrupt lexicon file (header checksum mismatch)")
+        raise LexiconError(said("{source}: corrupt lexicon file (header checksum mismatch)", source=path))
     try:
         parsed = json.loads(header, parse_constant=_reject_constant)
         meta, table = parsed["meta"], parsed["arrays"]
     except (ValueError, KeyError, TypeError, RecursionError):
-        raise LexiconError(f"{path}: corrupt lexicon file (unreadable header)") from None
+        raise LexiconError(said("{source}: corrupt lexicon file (unreadable header)", source=path)) from None
     if not isinstance(meta, dict) or not isinstance(table, dict):
-        raise LexiconError(f"{path}: corrupt lexicon file (header is not a table of metadata and arrays)")
-    where = f"{path}: corrupt lexicon file"
+        raise LexiconError(said("{source}: corrupt lexicon file (header is not a table of metadata and arrays)",
+                                source=path))
+    where = said("{source}: corrupt lexicon file", source=path)
     arrays = {}
     for name, spec in table.items():
         arr, crc = _array_of(buf, size, _PREFIX.size + header_len, name, spec, where)
         if verify and zlib.crc32(arr.data) != crc:
-            raise LexiconError(f"{path}: corrupt lexicon file (checksum mismatch in {name!r})")
+            raise LexiconError(said("{source}: corrupt lexicon file (checksum mismatch in {name!r})", source=path,
+                                    name=name))
         arrays[name] = arr
     return meta, arrays

@@ -16,19 +16,13 @@ from typing import Any
 import numpy as np
 
 from literaki_cli.engine import alphabet, lexfile, wordgraph
-from literaki_cli.errors import LexiconError
+from literaki_cli.errors import LexiconError, said
 
 ENV_VAR = "LITERAKI_LEXICON"
 DEFAULT_FILE_NAME = "sjp.lexicon"
 
 #: Batches up to this many words are looked up interpreted; larger ones in the Rust core.
 COMPILE_THRESHOLD = 256
-
-HOW_TO_GET_ONE = (
-    "build one with 'literaki build-lexicon sjp-YYYYMMDD.zip' (the SJP.PL games list, "
-    "https://sjp.pl/sl/growy/) or 'literaki build-lexicon --download', "
-    f"or pass --lexicon FILE or set ${ENV_VAR}"
-)
 
 
 def default_lexicon_path() -> Path:
@@ -48,7 +42,12 @@ def resolve_lexicon_path(explicit: Path | None = None) -> Path:
     default = default_lexicon_path()
     if default.is_file():
         return default
-    raise LexiconError(f"no lexicon found (looked for {default}): {HOW_TO_GET_ONE}")
+    raise LexiconError(said(
+        "no lexicon found (looked for {source}): build one with 'literaki build-lexicon sjp-YYYYMMDD.zip' (the SJP.PL "
+        "games list, https://sjp.pl/sl/growy/) or 'literaki build-lexicon --download', or pass --lexicon FILE or set "
+        "${variable}",
+        source=default, variable=ENV_VAR,
+    ))
 
 
 def encode_many(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -173,10 +172,11 @@ def _meta_field(meta: dict, keys: tuple[str, ...], kind: type | tuple[type, ...]
     value: Any = meta
     for key in keys:
         if not isinstance(value, dict) or key not in value:
-            raise LexiconError(f"{where}: metadata lacks {'.'.join(keys)}")
+            raise LexiconError(said("{where}: metadata lacks {key}", where=where, key=".".join(keys)))
         value = value[key]
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise LexiconError(f"{where}: metadata {'.'.join(keys)} is {value!r}, of the wrong type")
+        raise LexiconError(said("{where}: metadata {key} is {value!r}, of the wrong type", where=where,
+                                key=".".join(keys), value=value))
     return value
 
 
@@ -185,14 +185,14 @@ def check_arcs(arcs: Any, where: str) -> np.ndarray:
     every target inside the array, letter codes in range, and the last arc ending its sibling
     list (so a scan along any list stops inside the array).  One pass over the array."""
     if not isinstance(arcs, np.ndarray) or arcs.dtype != np.dtype("<u4") or arcs.ndim != 1 or arcs.shape[0] < 1:
-        raise LexiconError(f"{where}: the arc array is missing, empty or not of 32-bit arcs")
+        raise LexiconError(said("{where}: the arc array is missing, empty or not of 32-bit arcs", where=where))
     highest_target, highest_arc = _arc_maxima(arcs)
     if highest_target >= arcs.shape[0]:
-        raise LexiconError(f"{where}: an arc points outside the graph")
+        raise LexiconError(said("{where}: an arc points outside the graph", where=where))
     if highest_arc >> wordgraph.LETTER_SHIFT > wordgraph.MAX_LETTER:
-        raise LexiconError(f"{where}: an arc carries an unknown letter code")
+        raise LexiconError(said("{where}: an arc carries an unknown letter code", where=where))
     if not int(arcs[-1]) & wordgraph.END_BIT:
-        raise LexiconError(f"{where}: the last sibling list of the graph does not end")
+        raise LexiconError(said("{where}: the last sibling list of the graph does not end", where=where))
     return arcs
 
 
@@ -225,9 +225,9 @@ class Lexicon:
         self.path = Path(path)
         self.meta = meta
         self._arrays = arrays
-        where = f"{path}: corrupt lexicon file"
+        where = said("{source}: corrupt lexicon file", source=path)
         if not isinstance(meta, dict):
-            raise LexiconError(f"{where}: metadata is not a table")
+            raise LexiconError(said("{where}: metadata is not a table", where=where))
         for keys, kind in _REQUIRED_META.items():
             _meta_field(meta, keys, kind, where)
         self.arcs = check_arcs(arrays.get("arcs"), where)
@@ -235,19 +235,22 @@ class Lexicon:
         #: (made from the arcs in 20-70 ms) alive for every later generator of this lexicon.
         self.core_generator = None
         roots = meta["graph"]["roots"]
-        self._roots = {name: _meta_field(roots, (name,), int, f"{where} (graph root)") for name in ROOT_NAMES}
+        root_where = said("{where} (graph root)", where=where)
+        self._roots = {name: _meta_field(roots, (name,), int, root_where) for name in ROOT_NAMES}
         if any(not 0 <= r < self.arcs.shape[0] for r in self._roots.values()):
-            raise LexiconError(f"{where}: a root lies outside the graph")
+            raise LexiconError(said("{where}: a root lies outside the graph", where=where))
         self.word_count = int(meta["word_count"])
         self.popular_count = int(meta["popular"]["word_count"])
         self.max_length = int(meta["max_length"])
         self.letters = str(meta["letters"])
         if not 0 <= self.popular_count <= self.word_count <= MAX_WORD_COUNT:
-            raise LexiconError(f"{where}: word counts {self.word_count} (popular {self.popular_count}) out of range")
+            raise LexiconError(said("{where}: word counts {words} (popular {popular}) out of range", where=where,
+                                    words=self.word_count, popular=self.popular_count))
         if not 0 <= int(meta["min_length"]) <= self.max_length <= MAX_WORD_LENGTH:
-            raise LexiconError(f"{where}: word lengths {meta['min_length']}..{self.max_length} out of range")
+            raise LexiconError(said("{where}: word lengths {least}..{most} out of range", where=where,
+                                    least=meta["min_length"], most=self.max_length))
         if self.letters != alphabet.LETTERS:
-            raise LexiconError(f"{path}: lexicon built for another alphabet; rebuild it")
+            raise LexiconError(said("{source}: lexicon built for another alphabet; rebuild it", source=path))
 
     @classmethod
     def open(cls, path: Path | None = None, verify: bool = True) -> Lexicon:

@@ -15,7 +15,7 @@ from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import parse_position, position_name, square_name
 from literaki_cli.engine.position import normalize_rack
 from literaki_cli.engine.variant import ACROSS, Variant
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 #: The kinds of a turn, as game records and reviews name them.
 PLACE, EXCHANGE, PASS = "place", "exchange", "pass"
@@ -90,22 +90,23 @@ def parse_word(text: str, where: str) -> tuple[Token, ...]:
     for i, ch in enumerate(alphabet.normalize_case_keeping(text), 1):
         if ch == "(":
             if through:
-                raise InputError(f"{where}: nested '(' at character {i}")
+                raise InputError(said("{where}: nested '(' at character {at}", where=where, at=i))
             through = True
         elif ch == ")":
             if not through:
-                raise InputError(f"{where}: ')' without '(' at character {i}")
+                raise InputError(said("{where}: ')' without '(' at character {at}", where=where, at=i))
             through = False
         elif ch == ".":
             tokens.append(Token(None, True, True))
         elif alphabet.is_polish_letter(ch.lower()):
             tokens.append(Token(ch.lower(), ch != ch.lower(), through))
         else:
-            raise InputError(f"{where}: character {i} {ch!r} is not a Polish letter, '.' or a parenthesis")
+            raise InputError(said("{where}: character {at} {char!r} is not a Polish letter, '.' or a parenthesis",
+                                  where=where, at=i, char=ch))  # fmt: skip
     if through:
-        raise InputError(f"{where}: '(' without ')'")
+        raise InputError(said("{where}: '(' without ')'", where=where))
     if not tokens:
-        raise InputError(f"{where}: empty word")
+        raise InputError(said("{where}: empty word", where=where))
     return tuple(tokens)
 
 
@@ -113,21 +114,22 @@ def parse_move(text: str, variant: Variant) -> Move:
     """A move from its notation; raises :class:`InputError` naming the offending part."""
     words = text.split()
     if not words:
-        raise InputError("empty move")
+        raise InputError(said("empty move"))
     head = words[0].lower()
     if words == ["-"] or head in ("pass", "pas"):
         if len(words) > 1:
-            raise InputError(f"move {text!r}: a pass takes no tiles")
+            raise InputError(said("move {move!r}: a pass takes no tiles", move=text))
         return Pass()
     if head in ("exchange", "wymiana", "exch") or (head.startswith("-") and len(words) == 1):
         tiles = "".join(words[1:]) if not head.startswith("-") else words[0][1:]
         if not tiles:
-            raise InputError(f"move {text!r}: an exchange names the tiles to return")
-        return Exchange(normalize_rack(tiles, f"move {text!r}: exchange"))
+            raise InputError(said("move {move!r}: an exchange names the tiles to return", move=text))
+        return Exchange(normalize_rack(tiles, said("move {move!r}: exchange", move=text)))
     if len(words) != 2:
-        raise InputError(f"move {text!r}: expected POSITION WORD, like '8H ŻÓŁW' (across) or 'H8 ŻÓŁW' (down)")
+        raise InputError(said("move {move!r}: expected POSITION WORD, like '8H ŻÓŁW' (across) or 'H8 ŻÓŁW' (down)",
+                              move=text))  # fmt: skip
     row, col, direction = parse_position(words[0], variant.board.rows, variant.board.columns)
-    return Placement(row, col, direction, parse_word(words[1], f"move {text!r}"), text.strip())
+    return Placement(row, col, direction, parse_word(words[1], said("move {move!r}", move=text)), text.strip())
 
 
 def resolve(placement: Placement, board: Board) -> list[Tile]:
@@ -138,23 +140,22 @@ def resolve(placement: Placement, board: Board) -> list[Tile]:
     for i, token in enumerate(placement.tokens):
         sq = (r + dr * i, c + dc * i)
         if not (0 <= sq[0] < board.rows and 0 <= sq[1] < board.columns):
-            raise InputError(f"move {placement.text!r}: letter {i + 1} falls off the board")
+            raise InputError(said("move {move!r}: letter {at} falls off the board", move=placement.text, at=i + 1))
         if board.occupied(*sq):
             on_board = alphabet.LETTER_OF[int(board.letters[sq])]
             if token.letter is not None and token.letter != on_board:
                 raise TileConflict(
-                    f"move {placement.text!r}: {square_name(*sq)} holds {board.cell(*sq)}, "
-                    f"the move writes {token.letter.upper()}",
+                    said("move {move!r}: {square} holds {tile}, the move writes {letter}", move=placement.text,
+                         square=square_name(*sq), tile=board.cell(*sq), letter=token.letter.upper()),
                     sq, on_board, token.letter,
                 )  # fmt: skip
         else:
             if token.letter is None or token.through:
-                raise InputError(
-                    f"move {placement.text!r}: {square_name(*sq)} is empty, but the move expects a tile there"
-                )
+                raise InputError(said("move {move!r}: {square} is empty, but the move expects a tile there",
+                                      move=placement.text, square=square_name(*sq)))  # fmt: skip
             tiles.append(Tile(sq[0], sq[1], token.letter, blank=not token.upper))
     if not tiles:
-        raise InputError(f"move {placement.text!r}: lays no new tile")
+        raise InputError(said("move {move!r}: lays no new tile", move=placement.text))
     return tiles
 
 

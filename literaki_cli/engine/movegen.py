@@ -35,7 +35,7 @@ from literaki_cli.engine.lexicon import Lexicon
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.variant import ACROSS, END, START, Variant
-from literaki_cli.errors import LiterakiError
+from literaki_cli.errors import LiterakiError, message_of
 
 #: Columns of a move record: score, row, col, direction, length, tiles, then one cell per square
 #: of the main word: letter code | BLANK_FLAG (a blank) | BOARD_FLAG (already on the board).
@@ -242,7 +242,7 @@ def core_call(method, *args):
         from literaki_cli import _core
 
         if isinstance(exc, _core.CoreError):
-            raise LiterakiError(str(exc)) from None
+            raise LiterakiError(message_of(exc)) from None
         raise
 
 

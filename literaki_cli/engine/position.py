@@ -12,7 +12,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import square_name
 from literaki_cli.engine.variant import Variant
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 BLANK = "?"
 
@@ -37,12 +37,13 @@ class Position:
         return max(2, len(self.scores), len(self.racks))
 
 
-def normalize_rack(text: str, where: str = "rack") -> str:
-    """A rack as lower-case letters and '?' blanks; raises on anything else."""
+def normalize_rack(text: str, where: str = said("rack")) -> str:
+    """A rack as lower-case letters and '?' blanks; raises on anything else (naming it ``where``)."""
     rack = alphabet.normalize(text.strip())
     for i, ch in enumerate(rack, 1):
         if ch != BLANK and not alphabet.is_polish_letter(ch):
-            raise InputError(f"{where} {text!r}: character {i} {ch!r} is not a Polish letter or '?'")
+            raise InputError(said("{what} {rack!r}: character {at} {char!r} is not a Polish letter or '?'",
+                                  what=where, rack=text, at=i, char=ch))  # fmt: skip
     return rack
 
 
@@ -64,9 +65,11 @@ def over_supply(variant: Variant, used: Counter, where: str) -> list[str]:
     for letter in alphabet.polish_sorted(ch for ch in used if ch != BLANK):
         have = variant.tiles[letter].count if letter in variant.tiles else 0
         if used[letter] > have:
-            problems.append(f"{used[letter]} x {letter.upper()} {where}, the bag has {have}")
+            problems.append(said("{count} x {letter} {where}, the bag has {have}",
+                                 count=used[letter], letter=letter.upper(), where=where, have=have))  # fmt: skip
     if used[BLANK] > variant.blanks:
-        problems.append(f"{used[BLANK]} blanks {where}, the bag has {variant.blanks}")
+        problems.append(said("{count} blanks {where}, the bag has {have}", count=used[BLANK], where=where,
+                             have=variant.blanks))  # fmt: skip
     return problems
 
 
@@ -80,10 +83,11 @@ def tile_count_problems(position: Position) -> list[str]:
     """Where the board and racks hold more of a tile than the bag has (empty when fine)."""
     variant = position.variant
     used = board_tiles(position.board) + Counter("".join(position.racks))
-    problems = over_supply(variant, used, "on board and racks")
+    problems = over_supply(variant, used, said("on board and racks"))
     for i, rack in enumerate(position.racks):
         if len(rack) > variant.rack_size:
-            problems.append(f"rack {i + 1} holds {len(rack)} tiles, at most {variant.rack_size}")
+            problems.append(said("rack {rack} holds {count} tiles, at most {most}",
+                                 rack=i + 1, count=len(rack), most=variant.rack_size))  # fmt: skip
     return problems
 
 
@@ -107,7 +111,7 @@ def disconnected_tiles(board: Board, start: tuple[int, int]) -> list[tuple[int, 
     return sorted(tiles - seen)
 
 
-def validate(position: Position, lenient: bool = False, source: str = "position") -> list[str]:
+def validate(position: Position, lenient: bool = False, source: str = said("position")) -> list[str]:
     """Raise :class:`InputError` for an impossible position; returns warnings.
 
     Tile counts beyond the bag are errors, or warnings with ``lenient`` (for hypothetical
@@ -116,24 +120,29 @@ def validate(position: Position, lenient: bool = False, source: str = "position"
     variant = position.variant
     board = position.board
     if (board.rows, board.columns) != (variant.board.rows, variant.board.columns):
-        raise InputError(
-            f"{source}: board is {board.rows} x {board.columns}, variant {variant.name} needs "
-            f"{variant.board.rows} x {variant.board.columns}"
-        )
+        raise InputError(said("{source}: board is {rows} x {columns}, variant {variant} needs {need_rows} x "
+                              "{need_columns}", source=source, rows=board.rows, columns=board.columns,
+                              variant=variant.name, need_rows=variant.board.rows,
+                              need_columns=variant.board.columns))  # fmt: skip
     codes = sorted(set(board.letters[board.letters != 0].tolist()))  # (np.unique would load numpy.ma: 10 ms)
     missing = [code for code in codes if alphabet.LETTER_OF[code] not in variant.tiles]
     if missing:  # the first such square in reading order
         r, c = (int(i) for i in np.argwhere(np.isin(board.letters, missing))[0])
         letter = alphabet.LETTER_OF[int(board.letters[r, c])]
-        raise InputError(f"{source}: {square_name(r, c)}: letter {letter.upper()} has no tile in {variant.name}")
+        raise InputError(said("{source}: {square}: letter {letter} has no tile in {variant}",
+                              source=source, square=square_name(r, c), letter=letter.upper(),
+                              variant=variant.name))  # fmt: skip
     problems = tile_count_problems(position)
     if problems and not lenient:
-        raise InputError(f"{source}: {problems[0]} (--lenient accepts it for a hypothetical position)")
+        raise InputError(said("{source}: {problem} (--lenient accepts it for a hypothetical position)",
+                              source=source, problem=problems[0]))  # fmt: skip
     loose = disconnected_tiles(board, variant.board.start)
     if loose:
         start = square_name(*variant.board.start)
         names = ", ".join(square_name(r, c) for r, c in loose[:5]) + (" ..." if len(loose) > 5 else "")
         if not board.occupied(*variant.board.start):
-            raise InputError(f"{source}: tiles on the board but none on the start square {start}")
-        raise InputError(f"{source}: tiles not connected to the tiles through {start}: {names}")
+            raise InputError(said("{source}: tiles on the board but none on the start square {start}",
+                                  source=source, start=start))  # fmt: skip
+        raise InputError(said("{source}: tiles not connected to the tiles through {start}: {squares}",
+                              source=source, start=start, squares=names))  # fmt: skip
     return problems

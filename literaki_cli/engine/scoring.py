@@ -16,7 +16,7 @@ from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import position_name, square_name
 from literaki_cli.engine.move import Tile
 from literaki_cli.engine.variant import ACROSS, DOWN, END, START, Variant
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 STEP = {ACROSS: (0, 1), DOWN: (1, 0)}
 DIRECTION_NAMES = {ACROSS: "across", DOWN: "down"}
@@ -328,12 +328,13 @@ def score_tiles(
     tables = _tables_of(variant)
     for t in tiles:
         if not (0 <= t.row < grid.rows and 0 <= t.col < grid.columns):
-            raise InputError(f"a tile at row {t.row + 1}, column {t.col + 1} is off the board")
+            raise InputError(said("a tile at row {row}, column {column} is off the board",
+                                  row=t.row + 1, column=t.col + 1))  # fmt: skip
     if len(new) != len(tiles):
-        problems.append("two tiles on one square")
+        problems.append(said("two tiles on one square"))
     for t in tiles:
         if grid.occupied(t.row, t.col):
-            problems.append(f"{square_name(t.row, t.col)} is already occupied")
+            problems.append(said("{square} is already occupied", square=square_name(t.row, t.col)))
     rows = {t.row for t in tiles}
     cols = {t.col for t in tiles}
     if len(tiles) > 1:
@@ -342,14 +343,14 @@ def score_tiles(
         elif len(cols) == 1:
             direction = DOWN
         else:
-            problems.append("the tiles are not in one row or one column")
+            problems.append(said("the tiles are not in one row or one column"))
     # The main line: every run along the direction that holds a new tile (one, when legal).
     runs = set()
     for t in tiles:  # a run that holds a tile holds every tile on it: each run is walked once
         if not any((t.row, t.col) in run for run in runs):
             runs.add(tuple(_run(grid, new, t.row, t.col, direction)))
     if len(tiles) > 1 and len(runs) > 1:
-        problems.append("the tiles and the tiles between them do not form one unbroken word")
+        problems.append(said("the tiles and the tiles between them do not form one unbroken word"))
     words = [_word(grid, tables, new, list(run), direction) for run in sorted(runs) if len(run) >= 2]
     cross = DOWN if direction == ACROSS else ACROSS
     for t in sorted(tiles, key=lambda t: (t.row, t.col)):
@@ -357,20 +358,21 @@ def score_tiles(
         if len(squares) >= 2:
             words.append(_word(grid, tables, new, squares, cross))
     if not words:
-        problems.append("the move forms no word of two or more letters")
+        problems.append(said("the move forms no word of two or more letters"))
     if grid.empty:
         start = variant.board.start
         if start not in new:
-            problems.append(f"the first move must cover the start square {square_name(*start)}")
+            problems.append(said("the first move must cover the start square {start}", start=square_name(*start)))
         if len(tiles) < variant.first_move_min_tiles:
-            problems.append(f"the first move must lay at least {variant.first_move_min_tiles} letters")
+            problems.append(said("the first move must lay at least {count} letters",
+                                 count=variant.first_move_min_tiles))  # fmt: skip
     elif not any(not ls.new for w in words for ls in w.letters):
-        problems.append("the move does not touch any tile on the board")
+        problems.append(said("the move does not touch any tile on the board"))
     for w in words:
         if len(w.letters) > variant.max_word_length:
-            problems.append(f"{w.word} is longer than {variant.max_word_length} letters")
+            problems.append(said("{word} is longer than {most} letters", word=w.word, most=variant.max_word_length))
         elif len(w.letters) < variant.min_word_length:
-            problems.append(f"{w.word} is shorter than {variant.min_word_length} letters")
+            problems.append(said("{word} is shorter than {least} letters", word=w.word, least=variant.min_word_length))
     bingo = variant.bingo_bonus if len(tiles) == variant.bingo_tiles else 0
     return MoveScore(tiles, words, bingo, problems)
 
@@ -382,7 +384,7 @@ def check_words(move: MoveScore, lookup) -> None:
     for w, ok in zip(move.words, found, strict=True):
         w.valid = bool(ok)
         if not ok:
-            move.problems.append(f"{w.word} is not in the word list")
+            move.problems.append(said("{word} is not in the word list", word=w.word))
 
 
 def evaluate_placement(board: Board, variant: Variant, placement, rack: str | None, lookup) -> MoveScore:
@@ -399,13 +401,12 @@ def evaluate_placement(board: Board, variant: Variant, placement, rack: str | No
     written = [(placement.row + dr * i, placement.col + dc * i) for i in range(len(placement.tokens))]
     main = next((w for w in result.words if w.direction == placement.direction), None)
     if main is not None and len(main.letters) > len(written):
-        result.problems.append(
-            f"the word runs on into the tiles beyond {placement.text.split()[1]}: it is {main.word} at {main.coord}"
-        )
+        result.problems.append(said("the word runs on into the tiles beyond {written}: it is {word} at {coord}",
+                                    written=placement.text.split()[1], word=main.word, coord=main.coord))  # fmt: skip
     if rack is not None:
         _, missing = take_from_rack(rack_needs(tiles), rack)
         if missing:
-            result.problems.append(f"the rack {rack.upper()} lacks {missing.upper()}")
+            result.problems.append(said("the rack {rack} lacks {missing}", rack=rack.upper(), missing=missing.upper()))
     if lookup is not None:
         check_words(result, lookup)
     return result

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 BOM = b"\xef\xbb\xbf"
 
@@ -78,9 +78,8 @@ def _decode_line(as_utf8: str, as_single: str, number: int, encoding: str, sourc
     single_ok = not _NOT_TEXT.search(as_single)
     if _UNDECODABLE.search(as_utf8):
         if not single_ok:
-            raise InputError(
-                f"{source}: line {number}: neither UTF-8 nor {_NAMES[encoding]} text; save the file as UTF-8"
-            )
+            raise InputError(said("{source}: line {line}: neither UTF-8 nor {encoding} text; save the file as UTF-8",
+                                  source=source, line=number, encoding=_NAMES[encoding]))  # fmt: skip
         return as_single, False
     foreign_letters = _foreign_letters(as_utf8, encoding)
     if foreign_letters is None:
@@ -91,10 +90,9 @@ def _decode_line(as_utf8: str, as_single: str, number: int, encoding: str, sourc
         return as_single, False  # e.g. "ężą" in Windows-1250 is the Hangul "꿹" in UTF-8
     if not single_ok:
         return as_utf8, True
-    raise InputError(
-        f"{source}: line {number}: reads as UTF-8 {as_utf8.strip()!r} and as {_NAMES[encoding]} "
-        f"{as_single.strip()!r} in a file that mixes both; save the file as UTF-8"
-    )
+    raise InputError(said("{source}: line {line}: reads as UTF-8 {utf8!r} and as {encoding} {other!r} in a file that "
+                          "mixes both; save the file as UTF-8", source=source, line=number, utf8=as_utf8.strip(),
+                          encoding=_NAMES[encoding], other=as_single.strip()))  # fmt: skip
 
 
 # The start of a line that is valid UTF-8 (no undecodable byte) and not plain ASCII.
@@ -132,9 +130,8 @@ def _decode_mixed(data: bytes, source: str) -> DecodedText:
         line += as_single.count("\n", scanned, bad.start())
         scanned = bad.start()
         if line not in utf8_lines:
-            raise InputError(
-                f"{source}: line {line + 1}: neither UTF-8 nor {_NAMES[encoding]} text; save the file as UTF-8"
-            )
+            raise InputError(said("{source}: line {line}: neither UTF-8 nor {encoding} text; save the file as UTF-8",
+                                  source=source, line=line + 1, encoding=_NAMES[encoding]))  # fmt: skip
         end = as_single.find("\n", bad.start())
         if end < 0:
             break

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from literaki_cli.engine import alphabet
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, message_of, said
 from literaki_cli.inputs import loads_toml, read_input_text
 
 DEFAULT_VARIANT = "literaki"
@@ -218,9 +218,10 @@ def _builtin_variant(name: str) -> Variant:
 def load_variant(name: str = DEFAULT_VARIANT, rules_file: Path | None = None) -> Variant:
     """The variant named ``name`` (shipped with the package), or the one in ``rules_file``."""
     if rules_file is not None:
-        return parse_variant(read_input_text(rules_file, "rules file"), str(rules_file))
+        return parse_variant(read_input_text(rules_file, said("rules file")), str(rules_file))
     if name not in _builtin_names():
-        raise InputError(f"unknown variant {name!r}; choose one of: {', '.join(builtin_variants())}")
+        raise InputError(said("unknown variant {name!r}; choose one of: {choices}", name=name,
+                              choices=", ".join(builtin_variants())))
     return _builtin_variant(name)
 
 
@@ -232,26 +233,26 @@ class _Reader:
         self.where = where
 
     def _fail(self, key: str, problem: str) -> InputError:
-        return InputError(f"{self.where}: key '{key}' {problem}")
+        return InputError(said("{where}: key '{key}' {problem}", where=self.where, key=key, problem=problem))
 
     def get(self, key: str, kind: type, default: Any = ...) -> Any:
         if key not in self.table:
             if default is ...:
-                raise InputError(f"{self.where}: missing key '{key}'")
+                raise InputError(said("{where}: missing key '{key}'", where=self.where, key=key))
             return default
         value = self.table[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self._fail(key, f"must be an integer, not {value!r}")
+            raise self._fail(key, said("must be an integer, not {value!r}", value=value))
         if not isinstance(value, kind):
-            raise self._fail(key, f"must be a {kind.__name__}, not {value!r}")
+            raise self._fail(key, said("must be a {kind}, not {value!r}", kind=kind.__name__, value=value))
         return value
 
     def positive(self, key: str, default: Any = ..., minimum: int = 1, maximum: int = MAX_BAG_SETTING) -> int:
         value = self.get(key, int, default)
         if value < minimum:
-            raise self._fail(key, f"must be at least {minimum}, got {value}")
+            raise self._fail(key, said("must be at least {least}, got {value}", least=minimum, value=value))
         if value > maximum:
-            raise self._fail(key, f"must be at most {maximum:,}, got {value:,}")
+            raise self._fail(key, said("must be at most {most:,}, got {value:,}", most=maximum, value=value))
         return value
 
     def sub(self, key: str, required: bool = False) -> _Reader:
@@ -264,17 +265,20 @@ def parse_square(key: str, spec: dict[str, Any], colours: dict[str, int], where:
     known = {"name", "colour", "letter_multiplier", "word_multiplier", "directional_word_multiplier",
              "directions", "effect"}  # fmt: skip
     for unknown in set(spec) - known:
-        raise InputError(f"{r.where}: unknown key '{unknown}' (known: {', '.join(sorted(known))})")
+        raise InputError(said("{where}: unknown key '{key}' (known: {known})", where=r.where, key=unknown,
+                              known=", ".join(sorted(known))))
     colour = r.get("colour", str, None)
     if colour is not None and colour not in colours:
-        raise InputError(f"{r.where}: key 'colour' names unknown colour {colour!r} (known: {', '.join(colours)})")
+        raise InputError(said("{where}: key 'colour' names unknown colour {colour!r} (known: {known})", where=r.where,
+                              colour=colour, known=", ".join(colours)))
     directions = r.get("directions", list, [])
     for d in directions:
         if not isinstance(d, str) or d not in DIRECTIONS:
-            raise InputError(f"{r.where}: key 'directions' has {d!r}; use {', '.join(DIRECTIONS)}")
+            raise InputError(said("{where}: key 'directions' has {value!r}; use {choices}", where=r.where, value=d,
+                                  choices=", ".join(DIRECTIONS)))
     directional = r.positive("directional_word_multiplier", 1, maximum=MAX_MULTIPLIER)
     if directional != 1 and not directions:
-        raise InputError(f"{r.where}: 'directional_word_multiplier' needs 'directions'")
+        raise InputError(said("{where}: 'directional_word_multiplier' needs 'directions'", where=r.where))
     return SquareKind(
         key=key,
         name=r.get("name", str, key),
@@ -292,28 +296,32 @@ def _parse_board(data: _Reader, colours: dict[str, int], source: str) -> BoardLa
     rows, columns = b.positive("rows", maximum=MAX_SIDE), b.positive("columns", maximum=MAX_SIDE)
     layout = tuple(b.get("layout", list))
     if len(layout) != rows:
-        raise InputError(f"{b.where}: key 'layout' has {len(layout)} rows, 'rows' says {rows}")
+        raise InputError(said("{where}: key 'layout' has {count} rows, 'rows' says {rows}", where=b.where,
+                              count=len(layout), rows=rows))
     squares_table = data.get("squares", dict)
     kinds = {}
     for key, spec in squares_table.items():
         if len(key) != 1:
-            raise InputError(f"{source} [squares]: key {key!r} must be one character")
+            raise InputError(said("{source} [squares]: key {key!r} must be one character", source=source, key=key))
         if not isinstance(spec, dict):
-            raise InputError(f"{source} [squares]: key {key!r} must be a table, not {spec!r}")
+            raise InputError(said("{source} [squares]: key {key!r} must be a table, not {value!r}", source=source,
+                                  key=key, value=spec))
         kinds[key] = parse_square(key, spec, colours, source)
     for r, line in enumerate(layout, 1):
         if not isinstance(line, str) or len(line) != columns:
-            raise InputError(f"{b.where}: layout row {r} must be a string of {columns} squares, got {line!r}")
+            raise InputError(said("{where}: layout row {row} must be a string of {columns} squares, got {value!r}",
+                                  where=b.where, row=r, columns=columns, value=line))
         for c, ch in enumerate(line, 1):
             if ch not in kinds:
-                raise InputError(f"{b.where}: layout row {r} column {c}: square {ch!r} is not a key of [squares]")
+                raise InputError(said("{where}: layout row {row} column {column}: square {square!r} is not a key of "
+                                      "[squares]", where=b.where, row=r, column=c, square=ch))
     from literaki_cli.engine.coords import parse_square as parse_square_name
 
     start_name = b.get("start", str)
     try:
         start = parse_square_name(start_name, rows, columns)
     except InputError as exc:
-        raise InputError(f"{b.where}: key 'start': {exc}") from None
+        raise InputError(said("{where}: key 'start': {error}", where=b.where, error=message_of(exc))) from None
     return BoardLayout(rows, columns, start, layout, kinds)
 
 
@@ -324,7 +332,8 @@ def parse_variant(text: str, source: str) -> Variant:
     words = data.sub("words", required=True)
     min_len, max_len = words.positive("min_length", maximum=MAX_SIDE), words.positive("max_length", maximum=MAX_SIDE)
     if min_len > max_len:
-        raise InputError(f"{words.where}: min_length {min_len} is above max_length {max_len}")
+        raise InputError(said("{where}: min_length {least} is above max_length {most}", where=words.where,
+                              least=min_len, most=max_len))
     colours_reader = data.sub("colours", required=True)
     colours = {c: colours_reader.positive(c, minimum=0, maximum=MAX_TILE_VALUE) for c in colours_reader.table}
     tiles_table = dict(data.get("tiles", dict))
@@ -332,17 +341,19 @@ def parse_variant(text: str, source: str) -> Variant:
     tiles_table.pop("blanks", None)
     tiles = {}
     for letter, spec in tiles_table.items():
-        where = f"{source} [tiles] key '{letter}'"
+        where = said("{source} [tiles] key '{letter}'", source=source, letter=letter)
         if letter not in alphabet.POLISH_LETTERS or len(letter) != 1:
-            raise InputError(f"{where}: not a lower-case letter of the Polish alphabet")
+            raise InputError(said("{where}: not a lower-case letter of the Polish alphabet", where=where))
         if not (isinstance(spec, list) and len(spec) == 2 and isinstance(spec[0], int)
                 and not isinstance(spec[0], bool) and isinstance(spec[1], str)):  # fmt: skip
-            raise InputError(f"{where}: expected [count, colour], got {spec!r}")
+            raise InputError(said("{where}: expected [count, colour], got {value!r}", where=where, value=spec))
         count, colour = spec
         if not 1 <= count <= MAX_TILE_COUNT:
-            raise InputError(f"{where}: count must be 1..{MAX_TILE_COUNT}, got {count:,}")
+            raise InputError(said("{where}: count must be 1..{most}, got {count:,}", where=where, most=MAX_TILE_COUNT,
+                                  count=count))
         if colour not in colours:
-            raise InputError(f"{where}: unknown colour {colour!r} (known: {', '.join(colours)})")
+            raise InputError(said("{where}: unknown colour {colour!r} (known: {known})", where=where, colour=colour,
+                                  known=", ".join(colours)))
         tiles[letter] = TileSpec(letter, count, colour, colours[colour])
     board = _parse_board(data, colours, source)
     scoring = data.sub("scoring")
@@ -351,7 +362,8 @@ def parse_variant(text: str, source: str) -> Variant:
     min_players = players.positive("min", 2, maximum=MAX_PLAYERS)
     max_players = players.positive("max", 2, maximum=MAX_PLAYERS)
     if min_players > max_players:
-        raise InputError(f"{players.where}: min {min_players} is above max {max_players}")
+        raise InputError(said("{where}: min {least} is above max {most}", where=players.where, least=min_players,
+                              most=max_players))
     variant = Variant(
         name=name,
         title=data.get("title", str, name),
@@ -377,11 +389,12 @@ def parse_variant(text: str, source: str) -> Variant:
     )
     move_bound, game_bound = score_bound(variant)
     if game_bound > MAX_SCORE:
-        raise InputError(
-            f"{source}: these rules allow a move worth up to {move_bound:,} and a game total up to {game_bound:,}, "
-            f"beyond {MAX_SCORE:,}: lower the [colours] values, the [tiles] counts, the multipliers of [squares] "
-            "and [scoring] colour_multiplier, or [scoring] bingo_bonus"
-        )
+        raise InputError(said(
+            "{source}: these rules allow a move worth up to {move:,} and a game total up to {game:,}, "
+            "beyond {most:,}: lower the [colours] values, the [tiles] counts, the multipliers of [squares] "
+            "and [scoring] colour_multiplier, or [scoring] bingo_bonus",
+            source=source, move=move_bound, game=game_bound, most=MAX_SCORE,
+        ))
     return variant
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from literaki_cli.errors import LexiconError
+from literaki_cli.errors import LexiconError, said
 
 INDEX_BITS = 24
 INDEX_MASK = (1 << INDEX_BITS) - 1
@@ -109,7 +109,7 @@ def enumerate_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) ->
         word[depth] = arc >> LETTER_SHIFT
         if (arc & ACCEPTS_BIT) != 0:
             if n_out + depth + 2 > capacity:  # the file holds more words than its header says
-                raise LexiconError("corrupt lexicon file: its graph holds more words than its header says")
+                raise LexiconError(said("corrupt lexicon file: its graph holds more words than its header says"))
             for k in range(depth + 1):
                 out[n_out] = word[k]
                 n_out += 1
@@ -148,5 +148,5 @@ def core_words(arcs: np.ndarray, root: int, max_len: int, capacity: int) -> np.n
 
     out = core_call(_core.enumerate_words, arcs, int(root), int(max_len), int(capacity))
     if out is None:
-        raise LexiconError("corrupt lexicon file: its graph holds more words than its header says")
+        raise LexiconError(said("corrupt lexicon file: its graph holds more words than its header says"))
     return out

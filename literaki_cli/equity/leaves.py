@@ -37,7 +37,7 @@ from literaki_cli.datafiles import chosen_file
 from literaki_cli.engine import alphabet
 from literaki_cli.engine.movegen import BLANK_SLOT, core_call, rack_counts
 from literaki_cli.engine.position import BLANK
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, message_of, said
 from literaki_cli.inputs import dumps_json, loads_json, read_input_bytes, shown
 from literaki_cli.outputs import write_atomically
 
@@ -137,11 +137,12 @@ class LeaveTable:
             check_values(path, "values", np.asarray(self.values))
             check_values(path, "coef", np.asarray(self.coef))
         except InputError as e:
-            raise InputError(f"{path}: not written: {str(e).removeprefix(f'{path}: ')}") from None
+            raise _not_written(path, e) from None
         try:
             meta = dumps_json({"format": FORMAT, "version": FORMAT_VERSION} | self.meta, ensure_ascii=False)
         except (ValueError, TypeError) as e:  # a NaN, an infinity or a value JSON has no word for
-            raise InputError(f"{path}: not written: the metadata is not strict JSON ({e})") from None
+            raise InputError(said("{source}: not written: the metadata is not strict JSON ({error})", source=path,
+                                  error=str(e))) from None
         buffer = io.BytesIO()
         np.savez_compressed(
             buffer, keys=np.asarray(self.keys).astype(np.int64), values=np.asarray(self.values).astype(np.float32),
@@ -152,8 +153,8 @@ class LeaveTable:
         try:
             _table_of(_arrays_of(data, path), path)
         except InputError as e:
-            raise InputError(f"{path}: not written: {str(e).removeprefix(f'{path}: ')}") from None
-        write_atomically(path, data, "leave file", example=LEAVE_FILE_EXAMPLE)
+            raise _not_written(path, e) from None
+        write_atomically(path, data, said("leave file"), example=LEAVE_FILE_EXAMPLE)
 
 
 #: The file name an error suggests for a leave file written to a folder.
@@ -165,11 +166,13 @@ def leave_counts(leave: str) -> np.ndarray:
     normal = alphabet.normalize(leave.strip())
     for ch in normal:
         if ch != BLANK and not alphabet.is_polish_letter(ch):
-            raise InputError(
-                f"leave {shown(leave)}: {ch!r} is not a tile (letters of the Polish alphabet, '?' for a blank)"
-            )
+            raise InputError(said(
+                "leave {leave}: {char!r} is not a tile (letters of the Polish alphabet, '?' for a blank)",
+                leave=shown(leave), char=ch,
+            ))
     if len(normal) > MAX_LEAVE:
-        raise InputError(f"leave {shown(leave)}: {len(normal)} tiles; a leave has at most {MAX_LEAVE}")
+        raise InputError(said("leave {leave}: {count} tiles; a leave has at most {most}", leave=shown(leave),
+                              count=len(normal), most=MAX_LEAVE))
     return rack_counts(normal)
 
 
@@ -183,7 +186,8 @@ def tile_classes(variant) -> tuple[np.ndarray, np.ndarray]:
     """``colour_of`` and ``vowel`` per tile slot for a variant's tile set (the model's inputs)."""
     colours = sorted(set(t.colour for t in variant.tiles.values()), key=lambda c: (variant.colours.get(c, 0), c))
     if len(colours) > MAX_COLOURS:
-        raise InputError(f"{variant.name}: {len(colours)} tile colours; leave values handle at most {MAX_COLOURS}")
+        raise InputError(said("{variant}: {count} tile colours; leave values handle at most {most}",
+                              variant=variant.name, count=len(colours), most=MAX_COLOURS))
     colour_of = np.full(N_SLOTS, -1, dtype=np.int64)
     vowel = np.zeros(N_SLOTS, dtype=np.int64)
     for letter, tile in variant.tiles.items():
@@ -195,7 +199,17 @@ def tile_classes(variant) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _bad(path: Path | str, why: str) -> InputError:
-    return InputError(f"{path}: not a usable leave file ({why})")
+    return InputError(said("{source}: not a usable leave file ({why})", source=path, why=why))
+
+
+def _not_written(path: Path, error: InputError) -> InputError:
+    """The error of a leave file not written to ``path`` as its bytes would make ``error`` (of
+    :func:`_bad`) when read back."""
+    why = getattr(message_of(error), "fields", {}).get("why")
+    if why is None:
+        return InputError(said("{source}: not written: {error}", source=path,
+                               error=str(error).removeprefix(f"{path}: ")))
+    return InputError(said("{source}: not written: not a usable leave file ({why})", source=path, why=why))
 
 
 #: The arrays of a leave file, each a member ``NAME.npy`` of the archive.
@@ -219,14 +233,15 @@ def _read_array(path: Path | str, archive: zipfile.ZipFile, name: str) -> np.nda
     try:
         info = archive.getinfo(f"{name}.npy")
     except KeyError:
-        raise _bad(path, f"array {name!r} missing") from None
+        raise _bad(path, said("array {name!r} missing", name=name)) from None
     if info.flag_bits & 0x1:
-        raise _bad(path, f"array {name!r} is encrypted")
+        raise _bad(path, said("array {name!r} is encrypted", name=name))
     if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise _bad(path, f"array {name!r} is compressed with method {info.compress_type}, not deflate")
+        raise _bad(path, said("array {name!r} is compressed with method {method}, not deflate", name=name,
+                              method=info.compress_type))
     if info.file_size > MAX_ARRAY_BYTES:
-        raise _bad(path, f"array {name!r} has {info.file_size:,} bytes; a leave file's arrays have at most "
-                         f"{MAX_ARRAY_BYTES:,}")  # fmt: skip
+        raise _bad(path, said("array {name!r} has {count:,} bytes; a leave file's arrays have at most {most:,}",
+                              name=name, count=info.file_size, most=MAX_ARRAY_BYTES))
     with archive.open(info) as stream:
         try:
             version = np.lib.format.read_magic(stream)
@@ -237,19 +252,22 @@ def _read_array(path: Path | str, archive: zipfile.ZipFile, name: str) -> np.nda
             else:
                 raise ValueError(f"format version {version} of .npy, not 1.0 or 2.0")
         except Exception as e:  # NumPy parses the header with ast and tokenize: any of their errors
-            raise _bad(path, f"array {name!r}: {_first_line(e)}") from None
+            raise _bad(path, said("array {name!r}: {error}", name=name, error=_first_line(e))) from None
         if dtype.hasobject or dtype.itemsize == 0 or dtype.fields is not None or dtype.subdtype is not None:
-            raise _bad(path, f"array {name!r} holds {dtype}, not plain numbers or text")
+            raise _bad(path, said("array {name!r} holds {dtype}, not plain numbers or text", name=name, dtype=dtype))
         if any(n < 0 for n in shape):
-            raise _bad(path, f"array {name!r} has shape {shown(shape)}")
+            raise _bad(path, said("array {name!r} has shape {shape}", name=name, shape=shown(shape)))
         count = math.prod(shape)
         declared = count * dtype.itemsize
         held = info.file_size - stream.tell()
         if declared != held:
-            raise _bad(path, f"array {name!r} declares {count:,} values ({declared:,} bytes) but holds {held:,} bytes")
+            raise _bad(path, said(
+                "array {name!r} declares {count:,} values ({declared:,} bytes) but holds {held:,} bytes",
+                name=name, count=count, declared=declared, held=held,
+            ))
         data = stream.read(declared)
     if len(data) != declared:
-        raise _bad(path, f"array {name!r} is truncated")
+        raise _bad(path, said("array {name!r} is truncated", name=name))
     array = np.frombuffer(data, dtype=dtype, count=count).copy()  # a writable array the kernels can take
     return array.reshape(shape, order="F" if fortran_order else "C")
 
@@ -257,7 +275,7 @@ def _read_array(path: Path | str, archive: zipfile.ZipFile, name: str) -> np.nda
 def _arrays_of(data: bytes, path: Path | str) -> dict[str, np.ndarray]:
     """Every array of the leave file ``data`` (read from ``path``)."""
     if data.startswith(b"\x93NUMPY"):
-        raise _bad(path, "a single array, not an .npz archive of arrays")
+        raise _bad(path, said("a single array, not an .npz archive of arrays"))
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             return {name: _read_array(path, archive, name) for name in ARRAY_NAMES}
@@ -275,13 +293,13 @@ def _first_line(error: BaseException) -> str:
 def _whole(path: Path | str, name: str, array: np.ndarray, low: int, high: int) -> np.ndarray:
     """``array`` as int64, refused unless every number is a whole one in [low, high]."""
     if array.dtype.kind not in "iuf":
-        raise _bad(path, f"{name} must be numbers, not {array.dtype}")
+        raise _bad(path, said("{name} must be numbers, not {dtype}", name=name, dtype=array.dtype))
     if array.size:
         values = array.astype(np.float64)
         if not np.all(np.isfinite(values)) or np.any(values != np.round(values)):
-            raise _bad(path, f"{name} must be whole numbers")
+            raise _bad(path, said("{name} must be whole numbers", name=name))
         if values.min() < low or values.max() > high:
-            raise _bad(path, f"{name} must be between {low} and {high}")
+            raise _bad(path, said("{name} must be between {low} and {high}", name=name, low=low, high=high))
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
@@ -289,14 +307,14 @@ def check_values(path: Path | str, name: str, array: np.ndarray) -> np.ndarray:
     """``array`` (leave values or model coefficients) as float64, refused unless every number is
     finite and within MAX_LEAVE_VALUE points either way."""
     if array.dtype.kind not in "iuf":
-        raise _bad(path, f"{name} must be numbers, not {array.dtype}")
+        raise _bad(path, said("{name} must be numbers, not {dtype}", name=name, dtype=array.dtype))
     values = np.ascontiguousarray(array, dtype=np.float64)
     if values.size and not np.all(np.isfinite(values)):
-        raise _bad(path, f"{name} must be finite numbers")
+        raise _bad(path, said("{name} must be finite numbers", name=name))
     if values.size and np.max(np.abs(values)) > MAX_LEAVE_VALUE:
         worst = float(values[np.argmax(np.abs(values))])
-        raise _bad(path, f"{name} holds {worst:g}; a leave is worth between {-MAX_LEAVE_VALUE:g} and "
-                         f"{MAX_LEAVE_VALUE:g} points")  # fmt: skip
+        raise _bad(path, said("{name} holds {worst:g}; a leave is worth between {low:g} and {high:g} points",
+                              name=name, worst=worst, low=-MAX_LEAVE_VALUE, high=MAX_LEAVE_VALUE))
     return values
 
 
@@ -318,19 +336,22 @@ def _valid_keys(keys: np.ndarray) -> bool:
 
 def _metadata(path: Path | str, array: np.ndarray) -> dict:
     if array.dtype.kind != "U" or array.ndim != 0:
-        raise _bad(path, f"metadata must be one text, not an array of {array.dtype} of shape {array.shape}")
+        raise _bad(path, said("metadata must be one text, not an array of {dtype} of shape {shape}",
+                              dtype=array.dtype, shape=array.shape))
     text = str(array[()])
     if len(text) > MAX_META_CHARS:
-        raise _bad(path, f"metadata of {len(text):,} characters; at most {MAX_META_CHARS:,}")
+        raise _bad(path, said("metadata of {count:,} characters; at most {most:,}", count=len(text),
+                              most=MAX_META_CHARS))
     try:
-        meta = loads_json(text, "metadata")
+        meta = loads_json(text, said("metadata"))
     except InputError as e:
-        raise _bad(path, str(e)) from None
+        raise _bad(path, message_of(e)) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise _bad(path, f"format is not {FORMAT!r}")
+        raise _bad(path, said("format is not {format!r}", format=FORMAT))
     version = meta.get("version")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise _bad(path, f"format version {shown(version)}; this literaki reads version {FORMAT_VERSION}")
+        raise _bad(path, said("format version {version}; this literaki reads version {supported}",
+                              version=shown(version), supported=FORMAT_VERSION))
     return meta
 
 
@@ -343,30 +364,31 @@ def load_leaves(path: Path) -> LeaveTable:
     JSON of bounded nesting, and every number is finite and in its range."""
     path = Path(path)
     if os.path.isdir(path):
-        raise InputError(f"{path}: no such leave file (it is a directory)")
+        raise InputError(said("{source}: no such leave file (it is a directory)", source=path))
     if not os.path.exists(path):
-        raise InputError(f"{path}: no such leave file")
-    return _table_of(_arrays_of(read_input_bytes(path, "leave file", MAX_LEAVE_FILE_BYTES), path), path)
+        raise InputError(said("{source}: no such leave file", source=path))
+    return _table_of(_arrays_of(read_input_bytes(path, said("leave file"), MAX_LEAVE_FILE_BYTES), path), path)
 
 
 def _table_of(arrays: dict[str, np.ndarray], path: Path | str) -> LeaveTable:
     """The table of a leave file's arrays, each checked (InputError naming ``path``)."""
     for name in ("keys", "values", "coef", "colour_of", "vowel"):
         if arrays[name].dtype.kind not in "iuf":
-            raise _bad(path, f"{name} must be numbers, not {arrays[name].dtype}")
+            raise _bad(path, said("{name} must be numbers, not {dtype}", name=name, dtype=arrays[name].dtype))
     meta = _metadata(path, arrays["meta"])
     keys, values = arrays["keys"], arrays["values"]
     if keys.ndim != 1 or keys.dtype != np.int64 or values.shape != keys.shape:
-        raise _bad(path, "keys and values must be two arrays of one length")
+        raise _bad(path, said("keys and values must be two arrays of one length"))
     if not _valid_keys(keys):
-        raise _bad(path, "keys must be valid leave keys in ascending order")
+        raise _bad(path, said("keys must be valid leave keys in ascending order"))
     for name, shape in (("coef", (N_FEATURES,)), ("colour_of", (N_SLOTS,)), ("vowel", (N_SLOTS,))):
         if arrays[name].shape != shape:
-            raise _bad(path, f"{name} has shape {arrays[name].shape}, expected {shape}")
+            raise _bad(path, said("{name} has shape {shape}, expected {expected}", name=name, shape=arrays[name].shape,
+                                  expected=shape))
     values = check_values(path, "values", values)
     coef = check_values(path, "coef", arrays["coef"])
-    colour_of = _whole(path, "colour_of (a colour index per tile)", arrays["colour_of"], -1, MAX_COLOURS - 1)
-    vowel = _whole(path, "vowel (1 for a vowel, else 0)", arrays["vowel"], 0, 1)
+    colour_of = _whole(path, said("colour_of (a colour index per tile)"), arrays["colour_of"], -1, MAX_COLOURS - 1)
+    vowel = _whole(path, said("vowel (1 for a vowel, else 0)"), arrays["vowel"], 0, 1)
     return LeaveTable(np.ascontiguousarray(keys), values, coef, colour_of, vowel, meta, str(path))
 
 
@@ -377,7 +399,7 @@ def _cached(path: str, mtime: float) -> LeaveTable:
 
 def open_leaves(path: Path | str | None = None) -> LeaveTable:
     """The leave file ``path``, else ``$LITERAKI_LEAVES``, else the shipped one (each read once)."""
-    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, "leave file"))
+    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, said("leave file")))
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 
 def check_player_count(game_name: str, count: int, min_players: int, max_players: int) -> None:
     """Refuse a table the rules do not allow (InputError naming the count and the range)."""
     if not min_players <= count <= max_players:
-        raise InputError(f"{game_name} is played by {min_players} to {max_players} players, not {count}")
+        raise InputError(said("{game} is played by {least} to {most} players, not {count}", game=game_name,
+                              least=min_players, most=max_players, count=count))  # fmt: skip
 
 
 def seat_nicknames(specs: list[str]) -> list[str]:

@@ -23,7 +23,7 @@ from literaki_cli.engine.move import EXCHANGE, PASS, PLACE, Tile, rack_needs, ta
 from literaki_cli.engine.position import BLANK
 from literaki_cli.engine.scoring import MoveScore, check_words, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
-from literaki_cli.errors import LiterakiError
+from literaki_cli.errors import LiterakiError, joined, said
 from literaki_cli.games.bag import Bag, full_bag
 from literaki_cli.games.common import TableGame
 
@@ -162,7 +162,7 @@ class Game(TableGame):
     def step(self) -> Turn:
         """One turn of the current player."""
         if self.over:
-            raise LiterakiError("the game is over")
+            raise LiterakiError(said("the game is over"))
         action = self.players[self.current].choose(self)
         if action.kind == PLACE:
             return self.place(list(action.tiles), action.direction, action.equity)
@@ -198,7 +198,8 @@ class Game(TableGame):
         rack = self.racks[p]
         leave, missing = take_from_rack(rack_needs(tiles), rack)
         if missing:
-            raise LiterakiError(f"{self.nick(p)} has no {missing.upper()} on the rack {rack.upper()}")
+            raise LiterakiError(said("{nick} has no {missing} on the rack {rack}", nick=self.nick(p),
+                                     missing=missing.upper(), rack=rack.upper()))  # fmt: skip
         move = self.judge(tiles, direction)
         self.board = self.board.with_tiles(tiles)
         self.racks[p] = leave + self.bag.draw(len(tiles))
@@ -222,10 +223,12 @@ class Game(TableGame):
         NotInWordList) naming every problem.  Changes nothing."""
         move = score_tiles(self.board, self.variant, tiles, direction)  # every rule, word lengths included
         if move.problems:
-            raise IllegalMove(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}")
+            raise IllegalMove(said("{nick}: illegal move: {problems}", nick=self.nick(self.current),
+                                   problems=joined(move.problems)))  # fmt: skip
         check_words(move, partial(self.words.lookup, compiled=True))
         if move.problems:
-            raise NotInWordList(f"{self.nick(self.current)}: illegal move: {'; '.join(move.problems)}",
+            raise NotInWordList(said("{nick}: illegal move: {problems}", nick=self.nick(self.current),
+                                     problems=joined(move.problems)),
                                 [w.word for w in move.words if not w.valid])  # fmt: skip
         return move
 
@@ -253,14 +256,14 @@ class Game(TableGame):
     def exchange(self, tiles: str, equity: float | None = None) -> Turn:
         p = self.current
         if not self.can_exchange():
-            raise LiterakiError(
-                f"{self.nick(p)} may not exchange: {len(self.bag)} tiles in the bag "
-                f"(at least {self.variant.exchange_min_bag}), {self.exchanges_left[p]} exchanges left"
-            )
+            raise LiterakiError(said("{nick} may not exchange: {bag} tiles in the bag (at least {least}), {left} "
+                                     "exchanges left", nick=self.nick(p), bag=len(self.bag),
+                                     least=self.variant.exchange_min_bag, left=self.exchanges_left[p]))  # fmt: skip
         rack = self.racks[p]
         leave, missing = take_from_rack(tiles, rack)
         if missing or not tiles:
-            raise LiterakiError(f"{self.nick(p)} cannot exchange {tiles.upper()!r} from {rack.upper()}")
+            raise LiterakiError(said("{nick} cannot exchange {tiles!r} from {rack}", nick=self.nick(p),
+                                     tiles=tiles.upper(), rack=rack.upper()))  # fmt: skip
         drawn = self.bag.draw(len(tiles))
         self.bag.put_back(tiles)
         self.racks[p] = leave + drawn

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.move import EXCHANGE, PASS, PLACE
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, message_of, said
 from literaki_cli.inputs import LAST
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
 
@@ -143,8 +143,8 @@ class Replay:
             if table.lost is None and event.kind == PLACE:
                 move, problem = _placement(event, table.board, variant, self.lookup)
                 if move is None:
-                    table.lost = (f"line {event.line}'s move {event.coord} {event.word} does not fit the board "
-                                  f"({problem})")  # fmt: skip
+                    table.lost = said("line {line}'s move {coord} {word} does not fit the board ({error})",
+                                      line=event.line, coord=event.coord, word=event.word, error=problem)  # fmt: skip
             victim = None
             if move is not None and forced_squares and start.bag >= variant.forced_exchange_min_bag:
                 if any((t.row, t.col) in forced_squares for t in move.tiles):
@@ -179,7 +179,7 @@ def _placement(event: GcgTurn, board: Board, variant: Variant, lookup) -> tuple[
     try:
         return evaluate_placement(board, variant, event.placement, None, lookup), ""
     except InputError as exc:
-        return None, str(exc)
+        return None, message_of(exc)
 
 
 # --------------------------------------------------------------------------- a position
@@ -234,12 +234,14 @@ def game_position(game: GcgGame, turn: int | str = LAST) -> GamePosition:
     elif isinstance(turn, int) and 1 <= turn <= total + 1:
         number = turn
     else:
-        raise InputError(f"{game.source}: no turn {turn}: the game has {total} turns (give --turn 1 to {total}, or "
-                         "last for the position after the last one)")  # fmt: skip
+        raise InputError(said("{source}: no turn {turn}: the game has {turns} turns (give --turn 1 to {turns}, or "
+                              "last for the position after the last one)", source=game.source, turn=turn,
+                              turns=total))  # fmt: skip
     if number <= total:
         start = starts[number - 1]
         if start.lost is not None:
-            raise InputError(f"{game.source}: turn {number}: the board is unknown: {start.lost}")
+            raise InputError(said("{source}: turn {turn}: the board is unknown: {why}", source=game.source,
+                                  turn=number, why=start.lost))  # fmt: skip
         racks = _racks_before(game, steps, number)
         return _at(game, start.board, list(start.totals), racks, start.seat, number, total, start.event,
                    start.zero_turns, False)  # fmt: skip
@@ -307,7 +309,8 @@ def _at_end(game: GcgGame, steps: list[ReplayStep], table: _Table, total: int) -
     from literaki_cli.engine.position import normalize_rack
 
     if table.lost is not None:
-        raise InputError(f"{game.source}: the position after the last turn: the board is unknown: {table.lost}")
+        raise InputError(said("{source}: the position after the last turn: the board is unknown: {why}",
+                              source=game.source, why=table.lost))  # fmt: skip
     n = len(game.players)
     starts = [s.start for s in steps if s.start is not None]
     seat = (starts[-1].seat + 1) % n if starts else 0

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from literaki_cli.engine.move import EXCHANGE, PASS, PLACE
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, message_of, said
 from literaki_cli.inputs import shown
 
 if TYPE_CHECKING:
@@ -150,7 +150,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
 #: Python codecs that are no character encoding of a text file (the first refuses everything).
 _NOT_FILE_ENCODINGS = {"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape"}
 #: Events that cannot lose points (a negative score on them is no GCG).
-_NEVER_NEGATIVE = {PLACE: "a placement", PASS: "a pass", EXCHANGE: "an exchange", CHALLENGE_BONUS: "a challenge bonus"}
+_NEVER_NEGATIVE = {PLACE: said("a placement"), PASS: said("a pass"), EXCHANGE: said("an exchange"),
+                   CHALLENGE_BONUS: said("a challenge bonus")}  # fmt: skip
 
 
 #: How messages name standard input (``-``) as a game record's file.
@@ -179,18 +180,18 @@ def read_gcg_bytes(path: Path | str) -> bytes:
     if name == "-":
         data = read_stdin_bytes("game record", MAX_GCG_BYTES)
         if not data.strip():
-            raise InputError("no game record on standard input")
+            raise InputError(said("no game record on standard input"))
         return data
     if "\0" in name:
         printable = name.replace("\0", "\\0")
-        raise InputError(f"{printable}: not a file name")
+        raise InputError(said("{source}: not a file name", source=printable))
     try:
         return read_input_bytes(name, "game record", MAX_GCG_BYTES, pipes=True)
     except InputError as exc:  # "NAME: why" -> "NAME: cannot read: why"
         why = str(exc).removeprefix(f"{name}: ")
         if why.startswith("cannot "):
             raise
-        raise InputError(f"{name}: cannot read: {why}") from None
+        raise InputError(said("{source}: cannot read: {error}", source=name, error=why)) from None
 
 
 def decode_gcg(data: bytes, source: str) -> tuple[str, str]:
@@ -212,15 +213,16 @@ def decode_gcg(data: bytes, source: str) -> tuple[str, str]:
     except (LookupError, ValueError):  # ValueError: a NUL in the name
         codec = None
     if codec is None or not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_FILE_ENCODINGS:
-        raise InputError(f"{source}:1: unknown character encoding {shown(encoding, 40)} (name one such as "
-                         "UTF-8, ISO-8859-2 or windows-1250)")  # fmt: skip
+        raise InputError(said("{source}:1: unknown character encoding {encoding} (name one such as UTF-8, ISO-8859-2 "
+                              "or windows-1250)", source=source, encoding=shown(encoding, 40)))  # fmt: skip
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{source}:{line}: not {encoding} text (as the first line says)") from None
+        raise InputError(said("{source}:{line}: not {encoding} text (as the first line says)", source=source,
+                              line=line, encoding=encoding)) from None  # fmt: skip
     except UnicodeError:
-        raise InputError(f"{source}: not {encoding} text") from None
+        raise InputError(said("{source}: not {encoding} text", source=source, encoding=encoding)) from None
     return text.lstrip("\ufeff"), codec.name
 
 
@@ -236,7 +238,8 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = 
     control = _CONTROL.search(text)
     if control:
         line = text.count("\n", 0, control.start()) + 1
-        raise InputError(f"{source}:{line}: control character U+{ord(control.group()):04X}: a GCG file is text")
+        raise InputError(said("{source}:{line}: control character U+{code:04X}: a GCG file is text", source=source,
+                              line=line, code=ord(control.group())))  # fmt: skip
     pragmas: dict[str, list[str]] = {}
     declared: dict[int, tuple[GcgPlayer, int]] = {}  # seat: (the player, the line naming them)
     state = None
@@ -265,13 +268,14 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = 
         noting = False
         if stripped[0] == ">":
             if len(events) >= MAX_EVENTS:
-                raise InputError(f"{source}:{number}: more than {MAX_EVENTS:,} events: not the record of one game")
+                raise InputError(said("{source}:{line}: more than {most:,} events: not the record of one game",
+                                      source=source, line=number, most=MAX_EVENTS))  # fmt: skip
             events.append((number, stripped))
             continue
         pragma_lines += 1
         if pragma_lines > MAX_PRAGMAS:
-            raise InputError(f"{source}:{number}: more than {MAX_PRAGMAS:,} pragma lines ('#...'): not the record "
-                             "of one game")  # fmt: skip
+            raise InputError(said("{source}:{line}: more than {most:,} pragma lines ('#...'): not the record of one "
+                                  "game", source=source, line=number, most=MAX_PRAGMAS))  # fmt: skip
         name, _, value = stripped.partition(" ")
         value = value.strip()
         pragmas.setdefault(name, []).append(value)
@@ -283,18 +287,19 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = 
         if seat:
             nick, _, full = value.partition(" ")
             if not nick:
-                raise InputError(f"{source}:{number}: {_shown(stripped)}: a #player line names a nick (and a name)")
+                raise _line_error(source, number, stripped, said("a #player line names a nick (and a name)"))
             if len(nick) > MAX_FIELD:
-                raise InputError(f"{source}:{number}: {_shown(stripped)}: a nick of {len(nick):,} characters "
-                                 f"(at most {MAX_FIELD})")  # fmt: skip
+                raise _line_error(source, number, stripped, _long_nick(nick))
             declared[int(seat.group(1)) - 1] = (GcgPlayer(nick, full.strip() or nick), number)
         elif name == STATE_PRAGMA:
             try:
                 state = json.loads(value)
             except (ValueError, RecursionError):
-                raise InputError(f"{source}:{number}: {STATE_PRAGMA}: damaged (not JSON)") from None
+                raise InputError(said("{source}:{line}: {pragma}: damaged (not JSON)", source=source, line=number,
+                                      pragma=STATE_PRAGMA)) from None  # fmt: skip
             if not isinstance(state, dict):
-                raise InputError(f"{source}:{number}: {STATE_PRAGMA}: damaged (not a JSON object)")
+                raise InputError(said("{source}:{line}: {pragma}: damaged (not a JSON object)", source=source,
+                                      line=number, pragma=STATE_PRAGMA))  # fmt: skip
             if isinstance(state.get("variant"), str) and not hint:
                 hint, hint_line = state["variant"], number
         elif name == VARIANT_PRAGMA and value:
@@ -317,19 +322,20 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = 
             break
         event = reader.event(number, stripped)
         if event.kind == WITHDRAWN and (previous is None or previous.player != event.player or previous.kind != PLACE):
-            raise reader.fail(number, stripped, f"a withdrawal ('--') must follow a placement of {event.nick}")
+            raise reader.fail(number, stripped, said("a withdrawal ('--') must follow a placement of {nick}",
+                                                     nick=event.nick))  # fmt: skip
         if event.is_turn or event.kind == WITHDRAWN:
             previous = event
         turns.append(event)
     if stray is not None:
         number, stripped = stray
-        raise InputError(f"{source}:{number}: {_shown(stripped)}: not a GCG line (a '#pragma' or a '>nick:' "
-                         "event)")  # fmt: skip
+        raise InputError(said("{source}:{line}: {text}: not a GCG line (a '#pragma' or a '>nick:' event)",
+                              source=source, line=number, text=_shown(stripped)))  # fmt: skip
     for index, head, body in notes:  # a note's lines joined by spaces, once
         if index >= 0:
             turns[index].notes.append(" ".join(filter(None, (head, _note_lines(body)))))
     if not turns:
-        raise InputError(f"{source}: no moves (no '>nick: ...' line): not a GCG game record")
+        raise InputError(said("{source}: no moves (no '>nick: ...' line): not a GCG game record", source=source))
     lexicon = pragmas.get("#lexicon", [None])[0] or None
     return GcgGame(source, chosen, reader.players, turns, lexicon, hint, pragmas, state)
 
@@ -361,8 +367,8 @@ def _known_variant(hint: str | None, source: str, line: int) -> str | None:
 
     if hint is None or hint in builtin_variants():
         return hint
-    raise InputError(f"{source}:{line}: unknown variant {shown(hint, 40)}; choose one of: "
-                     f"{', '.join(builtin_variants())} (or give --variant)")  # fmt: skip
+    raise InputError(said("{source}:{line}: unknown variant {name}; choose one of: {names} (or give --variant)",
+                          source=source, line=line, name=shown(hint, 40), names=", ".join(builtin_variants())))
 
 
 def _players(declared: dict[int, tuple[GcgPlayer, int]], source: str, variant: Variant) -> list[GcgPlayer]:
@@ -374,23 +380,35 @@ def _players(declared: dict[int, tuple[GcgPlayer, int]], source: str, variant: V
     if seats != list(range(len(seats))):
         missing = next(i for i in range(len(seats) + 1) if i not in declared)
         after = min(seat for seat in seats if seat > missing)
-        raise InputError(f"{source}:{declared[after][1]}: #player{after + 1} without #player{missing + 1}: "
-                         f"#player{missing + 1} is missing (players are numbered from 1)")  # fmt: skip
+        raise InputError(said("{source}:{line}: #player{seat} without #player{missing}: #player{missing} is missing "
+                              "(players are numbered from 1)", source=source, line=declared[after][1], seat=after + 1,
+                              missing=missing + 1))  # fmt: skip
     if len(seats) > variant.max_players:
-        raise InputError(f"{source}:{declared[seats[variant.max_players]][1]}: {len(seats)} players: {variant.name} "
-                         f"is a game of {variant.min_players} to {variant.max_players}")  # fmt: skip
+        raise InputError(said("{source}:{line}: {count} players: {variant} is a game of {least} to {most}",
+                              source=source, line=declared[seats[variant.max_players]][1], count=len(seats),
+                              variant=variant.name, least=variant.min_players, most=variant.max_players))  # fmt: skip
     seen: dict[str, int] = {}
     for seat in seats:
         player, line = declared[seat]
         if player.nick in seen:
-            raise InputError(f"{source}:{line}: two players are called {shown(player.nick, 40)} (#player"
-                             f"{seen[player.nick] + 1} and #player{seat + 1})")  # fmt: skip
+            raise InputError(said("{source}:{line}: two players are called {nick} (#player{first} and #player{second})",
+                                  source=source, line=line, nick=shown(player.nick, 40), first=seen[player.nick] + 1,
+                                  second=seat + 1))  # fmt: skip
         seen[player.nick] = seat
     return [declared[seat][0] for seat in seats]
 
 
 def _shown(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def _line_error(source: str, number: int, line: str, why: str) -> InputError:
+    """InputError ``source:number: 'line': why`` (the line shortened when long)."""
+    return InputError(said("{source}:{line}: {text}: {why}", source=source, line=number, text=_shown(line), why=why))
+
+
+def _long_nick(nick: str) -> str:
+    return said("a nick of {count:,} characters (at most {most})", count=len(nick), most=MAX_FIELD)
 
 
 class _LineReader:
@@ -403,7 +421,7 @@ class _LineReader:
         self.fixed = fixed
 
     def fail(self, number: int, line: str, why: str) -> InputError:
-        return InputError(f"{self.source}:{number}: {_shown(line)}: {why}")
+        return _line_error(self.source, number, line, why)
 
     def seat(self, number: int, line: str, nick: str) -> int:
         for i, player in enumerate(self.players):
@@ -411,10 +429,13 @@ class _LineReader:
                 return i
         if self.fixed:
             known = ", ".join(p.nick for p in self.players)
-            raise self.fail(number, line, f"unknown player {shown(nick)} (the #player lines name {known})")
+            raise self.fail(number, line, said("unknown player {nick} (the #player lines name {known})",
+                                               nick=shown(nick), known=known))  # fmt: skip
         if len(self.players) >= self.variant.max_players:
-            raise self.fail(number, line, f"a player more ({shown(nick)}): {self.variant.name} is a game of "
-                                          f"{self.variant.min_players} to {self.variant.max_players}")  # fmt: skip
+            variant = self.variant
+            raise self.fail(number, line, said("a player more ({nick}): {variant} is a game of {least} to {most}",
+                                               nick=shown(nick), variant=variant.name, least=variant.min_players,
+                                               most=variant.max_players))  # fmt: skip
         self.players.append(GcgPlayer(nick, nick))
         return len(self.players) - 1
 
@@ -427,28 +448,31 @@ class _LineReader:
             value = -int(digits) if token.startswith("-") else int(digits)
             if low <= value <= high:
                 return value
-        raise self.fail(number, line, f"the {what} {shown(token, 24)} is out of range ({low:,} to {high:,})")
+        raise self.fail(number, line, said("the {what} {value} is out of range ({low:,} to {high:,})", what=what,
+                                           value=shown(token, 24), low=low, high=high))  # fmt: skip
 
     def event(self, number: int, line: str) -> GcgTurn:
         from literaki_cli.engine.position import normalize_rack
 
         head, colon, after = line[1:].partition(":")
         if not colon or not head or head[0].isspace():
-            raise self.fail(number, line, "expected '>nick: RACK MOVE +SCORE TOTAL'")
+            raise self.fail(number, line, said("expected '>nick: RACK MOVE +SCORE TOTAL'"))
         nick, rest = head.rstrip(), after.split()
         if len(nick) > MAX_FIELD:
-            raise self.fail(number, line, f"a nick of {len(nick):,} characters (at most {MAX_FIELD})")
+            raise self.fail(number, line, _long_nick(nick))
         if len(rest) < 3:
-            raise self.fail(number, line, "expected a move, a score and a total after the nick")
+            raise self.fail(number, line, said("expected a move, a score and a total after the nick"))
         if not _TOTAL.fullmatch(rest[-1]) or not _SCORE.fullmatch(rest[-2]):
-            raise self.fail(number, line, f"expected '+SCORE TOTAL' at the end, not {shown(' '.join(rest[-2:]))}")
-        score = self.number(number, line, rest[-2], "score", -MAX_POINTS, MAX_POINTS)
-        total = self.number(number, line, rest[-1], "total", -MAX_POINTS, MAX_POINTS)
+            raise self.fail(number, line, said("expected '+SCORE TOTAL' at the end, not {value}",
+                                               value=shown(" ".join(rest[-2:]))))  # fmt: skip
+        score = self.number(number, line, rest[-2], said("score"), -MAX_POINTS, MAX_POINTS)
+        total = self.number(number, line, rest[-1], said("total"), -MAX_POINTS, MAX_POINTS)
         middle = rest[:-2]
         for token in middle:
             if len(token) > MAX_FIELD and not _COUNT.fullmatch(token):  # a number is bounded by its value
-                raise self.fail(number, line, f"{_shown(token, 40)} is {len(token):,} characters long, longer than "
-                                              "any rack, position or word")  # fmt: skip
+                raise self.fail(number, line, said("{value} is {count:,} characters long, longer than any rack, "
+                                                   "position or word", value=_shown(token, 40),
+                                                   count=len(token)))  # fmt: skip
         player = self.seat(number, line, nick)
         base = {"line": number, "text": line, "player": player, "nick": nick, "score": score, "total": total}
 
@@ -456,7 +480,7 @@ class _LineReader:
             try:
                 return normalize_rack(token, "rack")
             except InputError as exc:
-                raise self.fail(number, line, str(exc)) from None
+                raise self.fail(number, line, message_of(exc)) from None
 
         rack = None
         if len(middle) >= 2 and not _LOOSE_POSITION.fullmatch(middle[0]) and middle[0][0] not in "-(":
@@ -464,8 +488,9 @@ class _LineReader:
             middle = middle[1:]
         turn = self._turn(number, line, middle, base, rack, rack_of)
         if turn.kind in _NEVER_NEGATIVE and score < 0:
-            raise self.fail(number, line, f"{_NEVER_NEGATIVE[turn.kind]} cannot score {score} (only --, (time) and "
-                                          "the player's own leftover tiles lose points)")  # fmt: skip
+            raise self.fail(number, line, said("{kind} cannot score {score} (only --, (time) and the player's own "
+                                               "leftover tiles lose points)", kind=_NEVER_NEGATIVE[turn.kind],
+                                               score=score))  # fmt: skip
         return turn
 
     def _turn(self, number: int, line: str, middle: list[str], base: dict, rack: str | None, rack_of) -> GcgTurn:
@@ -476,23 +501,23 @@ class _LineReader:
         if len(middle) == 2 and _LOOSE_POSITION.fullmatch(head):
             if not _POSITION.fullmatch(head):
                 rows, columns = self.variant.board.rows, self.variant.board.columns
-                raise self.fail(number, line, f"{head!r} is no square of the {columns}x{rows} board (8H across, "
-                                              "H8 down)")  # fmt: skip
+                raise self.fail(number, line, said("{value!r} is no square of the {columns}x{rows} board (8H across, "
+                                                   "H8 down)", value=head, columns=columns, rows=rows))  # fmt: skip
             try:
                 move = parse_move(f"{head} {middle[1]}", self.variant)
             except InputError as exc:
-                raise self.fail(number, line, self._hint(str(exc), head)) from None
+                raise self.fail(number, line, self._hint(message_of(exc), head)) from None
             assert isinstance(move, Placement)
             return GcgTurn(**base, rack=rack, kind=PLACE, coord=head.upper(), word=middle[1], placement=move)
         if len(middle) != 1:
-            raise self.fail(number, line, "expected RACK POSITION WORD, RACK -TILES, RACK -, RACK --, (TILES) or "
-                                          "RACK (TILES)")  # fmt: skip
+            raise self.fail(number, line, said("expected RACK POSITION WORD, RACK -TILES, RACK -, RACK --, (TILES) or "
+                                               "RACK (TILES)"))  # fmt: skip
         if head == "-":
             return GcgTurn(**base, rack=rack, kind=PASS)
         if head == "--":
             return GcgTurn(**base, rack=rack, kind=WITHDRAWN)
         if _COUNT.fullmatch(head):
-            count = self.number(number, line, head[1:], "number of tiles exchanged", 1, self.variant.rack_size)
+            count = self.number(number, line, head[1:], said("number of tiles exchanged"), 1, self.variant.rack_size)
             return GcgTurn(**base, rack=rack, kind=EXCHANGE, exchanged=count)
         if head.startswith("-"):
             tiles = rack_of(head[1:])
@@ -501,11 +526,12 @@ class _LineReader:
             return GcgTurn(**base, rack=rack, kind=_SPECIAL[head])
         if head.startswith("(") and head.endswith(")"):
             return GcgTurn(**base, rack=rack, kind=END_ADJUSTMENT, tiles=rack_of(head[1:-1]))
-        raise self.fail(number, line, f"{head!r} is no move: expected POSITION WORD, -TILES, -, --, or (TILES)")
+        raise self.fail(number, line, said("{value!r} is no move: expected POSITION WORD, -TILES, -, --, or (TILES)",
+                                           value=head))  # fmt: skip
 
     def _hint(self, message: str, position: str) -> str:
         if "off the board" in message and self.variant.board.columns < 17 and re.search(r"[pqPQ]", position):
-            return f"{message}; a 17x15 literki game? give --variant literki"
+            return said("{error}; a 17x15 literki game? give --variant literki", error=message)
         return message
 
 

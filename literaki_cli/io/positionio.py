@@ -22,7 +22,7 @@ from literaki_cli.engine.board import EMPTY_CELL, Board
 from literaki_cli.engine.coords import COLUMN_LETTERS
 from literaki_cli.engine.position import Position, normalize_rack
 from literaki_cli.engine.variant import Variant, load_variant
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 from literaki_cli.inputs import dumps_json, shown
 
 FORMATS = ("text", "cgp", "json")
@@ -53,8 +53,17 @@ def _parse_cell(ch: str, where: str) -> tuple[str, bool] | None:
     if alphabet.is_polish_letter(lower):
         return lower, ch == lower
     if ch.isalpha():
-        raise InputError(f"{where}: {ch!r} is not a letter of the Polish alphabet")
-    raise InputError(f"{where}: unexpected character {ch!r} (a letter, or '.' for an empty square)")
+        raise InputError(said("{where}: {char!r} is not a letter of the Polish alphabet", where=where, char=ch))
+    raise InputError(said("{where}: unexpected character {char!r} (a letter, or '.' for an empty square)",
+                          where=where, char=ch))  # fmt: skip
+
+
+#: What :func:`_parse_cell` makes of the usual characters of a board text (read without naming
+#: the square, which only an error needs).
+_TEXT_CELLS: dict[str, tuple[str, bool] | None] = dict.fromkeys(_EMPTY_CELLS)
+_TEXT_CELLS |= {ch: (ch, True) for ch in alphabet.POLISH_LETTERS}
+_TEXT_CELLS |= {ch.upper(): (ch, False) for ch in alphabet.POLISH_LETTERS}
+_NOT_READ = object()
 
 
 def _is_column_header(line: str, columns: int) -> bool:
@@ -76,24 +85,30 @@ def read_board_text(text: str, variant: Variant, source: str) -> Board:
         if not line.strip() or _is_column_header(line, columns):
             continue
         if row >= rows:
-            raise InputError(f"{source}:{line_no}: more than {rows} board rows")
+            raise InputError(said("{source}:{line}: more than {rows} board rows",
+                                  source=source, line=line_no, rows=rows))  # fmt: skip
         body = _strip_row_numbers(line)
         col = 0
         for pos, ch in enumerate(body, 1):
             if ch in " \t|":
                 continue
-            where = f"{source}:{line_no}:{pos}"
-            if col >= columns:
-                raise InputError(f"{where}: row {row + 1} has more than {columns} squares")
-            cell = _parse_cell(ch, where)
+            cell = _TEXT_CELLS.get(ch, _NOT_READ)
+            if cell is _NOT_READ or col >= columns:
+                where = said("{source}:{line}:{column}", source=source, line=line_no, column=pos)
+                if col >= columns:
+                    raise InputError(said("{where}: row {row} has more than {columns} squares",
+                                          where=where, row=row + 1, columns=columns))  # fmt: skip
+                cell = _parse_cell(ch, where)
             if cell:
                 board.set_cell(row, col, *cell)
             col += 1
         if col != columns:
-            raise InputError(f"{source}:{line_no}: row {row + 1} has {col} squares, the board has {columns}")
+            raise InputError(said("{source}:{line}: row {row} has {count} squares, the board has {columns}",
+                                  source=source, line=line_no, row=row + 1, count=col, columns=columns))  # fmt: skip
         row += 1
     if row != rows:
-        raise InputError(f"{source}: {row} board rows, the board has {rows}")
+        raise InputError(said("{source}: {count} board rows, the board has {rows}",
+                              source=source, count=row, rows=rows))  # fmt: skip
     return board
 
 
@@ -114,7 +129,8 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
         return board
     parts = field.split("/")
     if len(parts) != rows:
-        raise InputError(f"{source}: CGP board has {len(parts)} rows, the board has {rows}")
+        raise InputError(said("{source}: CGP board has {count} rows, the board has {rows}",
+                              source=source, count=len(parts), rows=rows))  # fmt: skip
     letters = [[0] * columns for _ in range(rows)]  # lists, made into the board's arrays at the end
     blanks = [[False] * columns for _ in range(rows)]
     for r, part in enumerate(parts):
@@ -127,20 +143,23 @@ def _read_cgp_board(field: str, variant: Variant, source: str) -> Board:
                     letters[r][col], blanks[r][col] = known[1], known[2]
                 col += known[0]
                 continue
-            where = f"{source}: CGP row {r + 1}, character {m.start() + 1}"
+            where = said("{source}: CGP row {row}, character {column}", source=source, row=r + 1, column=m.start() + 1)
             if token[0] in "0123456789":
                 col += _cgp_run(token, where)
                 continue
             if col >= columns:
-                raise InputError(f"{where}: the row {part!r} has more than {columns} squares")
+                raise InputError(said("{where}: the row {part!r} has more than {columns} squares",
+                                      where=where, part=part, columns=columns))  # fmt: skip
             cell = _parse_cell(token, where)
             if cell is None:
-                raise InputError(f"{where}: unexpected {token!r} (CGP writes empty squares as numbers)")
+                raise InputError(said("{where}: unexpected {token!r} (CGP writes empty squares as numbers)",
+                                      where=where, token=token))  # fmt: skip
             letters[r][col] = alphabet.CODE_OF[cell[0]]
             blanks[r][col] = cell[1]
             col += 1
         if col != columns:
-            raise InputError(f"{source}: CGP row {r + 1} {part!r} covers {col} squares, the board has {columns}")
+            raise InputError(said("{source}: CGP row {row} {part!r} covers {count} squares, the board has {columns}",
+                                  source=source, row=r + 1, part=part, count=col, columns=columns))  # fmt: skip
     return Board(np.array(letters, dtype=np.uint8), np.array(blanks, dtype=np.bool_))
 
 
@@ -189,15 +208,19 @@ def _plain_cgp_board(field: str, rows: int, columns: int) -> Board | None:
 def _cgp_run(token: str, where: str) -> int:
     """The length of a run of empty squares (ASCII digits, a few of them)."""
     if len(token) > _MAX_RUN_DIGITS or token == "0" * len(token):
-        raise InputError(f"{where}: {token!r} is not a run of empty squares (1..{10**_MAX_RUN_DIGITS - 1})")
+        raise InputError(said("{where}: {token!r} is not a run of empty squares (1..{most})",
+                              where=where, token=token, most=10**_MAX_RUN_DIGITS - 1))  # fmt: skip
     return int(token)
 
 
 def _whole_number(text: str, what: str, signed: bool = False) -> int:
     """A whole number written in ASCII digits, below :data:`MAX_NUMBER` (InputError naming ``what``)."""
     if not re.fullmatch(r"-?[0-9]{1,10}" if signed else r"[0-9]{1,10}", text) or abs(int(text)) >= MAX_NUMBER:
-        sign = "" if signed else "non-negative "
-        raise InputError(f"{what} {text[:40]!r} is not a {sign}whole number below {MAX_NUMBER:,}")
+        if signed:
+            raise InputError(said("{what} {value!r} is not a whole number below {high:,}",
+                                  what=what, value=text[:40], high=MAX_NUMBER))  # fmt: skip
+        raise InputError(said("{what} {value!r} is not a non-negative whole number below {high:,}",
+                              what=what, value=text[:40], high=MAX_NUMBER))  # fmt: skip
     return int(text)
 
 
@@ -224,10 +247,10 @@ def read_cgp(text: str, variant: Variant | None, source: str) -> Position:
     ``bdn`` opcode, else the board width."""
     line = text.strip()
     if "\n" in line:
-        raise InputError(f"{source}: CGP must be one line")
+        raise InputError(said("{source}: CGP must be one line", source=source))
     fields = line.split(None, 4)
     if not fields:
-        raise InputError(f"{source}: empty CGP")
+        raise InputError(said("{source}: empty CGP", source=source))
     board_field = fields[0]
     rest = fields[1:]
     racks_field = rest[0] if len(rest) > 0 else ""
@@ -237,11 +260,13 @@ def read_cgp(text: str, variant: Variant | None, source: str) -> Position:
     if variant is None:
         variant = _variant_for_cgp(board_field, opcodes, source)
     board = _read_cgp_board(board_field, variant, source)
-    racks = [normalize_rack(r, f"{source}: CGP rack") for r in racks_field.split("/")] if racks_field else []
+    rack_what = said("{source}: CGP rack", source=source)
+    racks = [normalize_rack(r, rack_what) for r in racks_field.split("/")] if racks_field else []
     racks = racks if any(racks) else []
     score_texts = scores_field.split("/") if scores_field else []
-    scores = [_whole_number(s, f"{source}: CGP score", signed=True) for s in score_texts]
-    zero_turns = _whole_number(zero_field, f"{source}: CGP zero-turn count")
+    score_what = said("{source}: CGP score", source=source)
+    scores = [_whole_number(s, score_what, signed=True) for s in score_texts]
+    zero_turns = _whole_number(zero_field, said("{source}: CGP zero-turn count", source=source))
     return Position(variant, board, racks, scores, zero_turns, opcodes)
 
 
@@ -253,10 +278,12 @@ def _variant_for_cgp(board_field: str, opcodes: dict[str, str], source: str) -> 
         if name in builtin_variants():
             return load_variant(name)
     if opcodes.get("var"):  # a variant named and not known is never read as another (bdn: other tools' board names)
-        raise InputError(f"{source}: unknown variant {shown(opcodes['var'], 40)} in the CGP's var opcode; choose "
-                         f"one of: {', '.join(builtin_variants())} (or give its rules file with --rules)")  # fmt: skip
+        raise InputError(said("{source}: unknown variant {name} in the CGP's var opcode; choose one of: {choices} "
+                              "(or give its rules file with --rules)", source=source, name=shown(opcodes["var"], 40),
+                              choices=", ".join(builtin_variants())))  # fmt: skip
     first_row = board_field.split("/")[0]
-    width = sum(_cgp_run(t, f"{source}: CGP row 1") if t[0] in "0123456789" else 1
+    where = said("{source}: CGP row {row}", source=source, row=1)
+    width = sum(_cgp_run(t, where) if t[0] in "0123456789" else 1
                 for t in re.findall(r"[0-9]+|.", first_row))  # fmt: skip
     return _variant_with_width(width)
 
@@ -297,35 +324,43 @@ def read_json(text: str, variant: Variant | None, source: str) -> Position:
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        raise InputError(said("{source}:{line}:{column}: not valid JSON: {error}",
+                              source=source, line=exc.lineno, column=exc.colno, error=exc.msg)) from None  # fmt: skip
     except RecursionError:
-        raise InputError(f"{source}: JSON nested too deeply for a position") from None
+        raise InputError(said("{source}: JSON nested too deeply for a position", source=source)) from None
     except ValueError as exc:  # an integer of thousands of digits; NaN / Infinity
-        raise InputError(f"{source}: not a valid JSON position: {str(exc)[:120]}") from None
+        raise InputError(said("{source}: not a valid JSON position: {error}",
+                              source=source, error=str(exc)[:120])) from None  # fmt: skip
     if not isinstance(data, dict) or not isinstance(data.get("board"), list):
-        raise InputError(f"{source}: JSON position needs an object with a 'board' list of row strings")
+        raise InputError(said("{source}: JSON position needs an object with a 'board' list of row strings",
+                              source=source))  # fmt: skip
     if variant is None:
         name = data.get("variant", "literaki")
         if not isinstance(name, str):
-            raise InputError(f"{source}: JSON 'variant' must be a variant name, not {name!r}"[:200])
+            room = 200 - len(f"{source}: JSON 'variant' must be a variant name, not ")  # 200 characters at most
+            raise InputError(said("{source}: JSON 'variant' must be a variant name, not {value}",
+                                  source=source, value=repr(name)[: max(room, 0)]))  # fmt: skip
         variant = load_variant(name)
     rows = data["board"]
     if not all(isinstance(r, str) for r in rows):
-        raise InputError(f"{source}: JSON 'board' must be a list of strings")
-    board = read_board_text("\n".join(rows), variant, f"{source} (JSON board)")
+        raise InputError(said("{source}: JSON 'board' must be a list of strings", source=source))
+    board = read_board_text("\n".join(rows), variant, said("{source} (JSON board)", source=source))
     racks = data.get("racks", [])
     scores = data.get("scores", [])
     if not isinstance(racks, list) or not all(isinstance(r, str) for r in racks):
-        raise InputError(f"{source}: JSON 'racks' must be a list of strings")
+        raise InputError(said("{source}: JSON 'racks' must be a list of strings", source=source))
     if not isinstance(scores, list) or not all(_is_int(s) and abs(s) < MAX_NUMBER for s in scores):
-        raise InputError(f"{source}: JSON 'scores' must be a list of integers below {MAX_NUMBER:,}")
+        raise InputError(said("{source}: JSON 'scores' must be a list of integers below {high:,}",
+                              source=source, high=MAX_NUMBER))  # fmt: skip
     zero_turns = data.get("zero_turns", 0)
     if not _is_int(zero_turns) or not 0 <= zero_turns < MAX_NUMBER:
-        raise InputError(f"{source}: JSON 'zero_turns' must be a non-negative integer below {MAX_NUMBER:,}")
+        raise InputError(said("{source}: JSON 'zero_turns' must be a non-negative integer below {high:,}",
+                              source=source, high=MAX_NUMBER))  # fmt: skip
     opcodes = data.get("opcodes", {})
     if not isinstance(opcodes, dict):
-        raise InputError(f"{source}: JSON 'opcodes' must be an object")
-    racks = [normalize_rack(r, f"{source}: JSON rack") for r in racks]
+        raise InputError(said("{source}: JSON 'opcodes' must be an object", source=source))
+    rack_what = said("{source}: JSON rack", source=source)
+    racks = [normalize_rack(r, rack_what) for r in racks]
     return Position(variant, board, racks if any(racks) else [], scores, zero_turns,
                     {str(k): str(v) for k, v in opcodes.items()})  # fmt: skip
 
@@ -360,7 +395,8 @@ def read_position(text: str, source: str, variant: Variant | None = None, fmt: s
     if fmt == "text":
         variant = variant or _variant_for_text(text)
         return Position(variant, read_board_text(text, variant, source))
-    raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    raise InputError(said("unknown position format {value!r}; choose one of: {choices}",
+                          value=fmt, choices=", ".join(FORMATS)))  # fmt: skip
 
 
 #: A position file is small; reading stops here so a device or a huge file cannot exhaust memory.
@@ -385,7 +421,8 @@ def _existing_path(arg: str) -> Path | None:
     except OSError as exc:  # a name too long, a loop of links, ...
         if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
             return None  # a long CGP string given directly
-        raise InputError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: cannot open: {exc.strerror}") from None
+        raise InputError(said("{source}: cannot open: {error}", source=arg[:80] + ("..." if len(arg) > 80 else ""),
+                              error=exc.strerror)) from None  # fmt: skip
 
 
 def load_position_bytes(arg: str, limit: int = MAX_POSITION_BYTES) -> tuple[bytes, str] | None:
@@ -398,16 +435,15 @@ def load_position_bytes(arg: str, limit: int = MAX_POSITION_BYTES) -> tuple[byte
     if arg == "-":
         data = read_stdin_bytes("position", limit)
         if not data.strip():
-            raise InputError("no position on standard input")
+            raise InputError(said("no position on standard input"))
         return data, "<stdin>"
     path = _existing_path(arg)
     if path is not None:
         return read_input_bytes(arg, "position file", limit, pipes=True), arg
     if re.fullmatch(r"[\w/?]+", arg.split(" ", 1)[0]) and detect_format(arg) == "cgp":
         return None
-    shown = arg[:80] + ("..." if len(arg) > 80 else "")
-    raise InputError(f"{shown}: no such position file (give a board text, CGP or JSON file, a game record, '-', or a "
-                     "CGP string)")  # fmt: skip
+    raise InputError(said("{source}: no such position file (give a board text, CGP or JSON file, a game record, '-', "
+                          "or a CGP string)", source=arg[:80] + ("..." if len(arg) > 80 else "")))  # fmt: skip
 
 
 def load_position(arg: str, variant: Variant | None = None, fmt: str | None = None) -> Position:
@@ -415,7 +451,7 @@ def load_position(arg: str, variant: Variant | None = None, fmt: str | None = No
     CGP string given directly."""
     loaded = load_position_bytes(arg)
     if loaded is None:
-        return read_position(arg, "CGP argument", variant, fmt or "cgp")
+        return read_position(arg, said("CGP argument"), variant, fmt or "cgp")
     data, source = loaded
     return read_position(_decode(data, source), source, variant, fmt)
 
@@ -427,7 +463,8 @@ def write_position(position: Position, fmt: str) -> str:
         return write_cgp(position) + "\n"
     if fmt == "text":
         return write_board_text(position.board)
-    raise InputError(f"unknown position format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    raise InputError(said("unknown position format {value!r}; choose one of: {choices}",
+                          value=fmt, choices=", ".join(FORMATS)))  # fmt: skip
 
 
 __all__ = ["EMPTY_CELL", "FORMATS", "detect_format", "load_position", "read_position", "write_position"]

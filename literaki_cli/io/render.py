@@ -14,7 +14,7 @@ from literaki_cli.engine import alphabet
 from literaki_cli.engine.board import Board
 from literaki_cli.engine.coords import COLUMN_LETTERS
 from literaki_cli.engine.variant import SquareKind, Variant
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 #: Fill colours by colour name; a variant's own colour names fall back to grey.
 COLOUR_FILL = {"red": "#d64541", "green": "#3fa34d", "yellow": "#f2c12e", "blue": "#3a7bd5"}
@@ -152,11 +152,12 @@ def write_board_image(path: Path, board: Board, variant: Variant, highlight=froz
     path = Path(path)
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in IMAGE_FORMATS:
-        raise InputError(f"{path}: image format {fmt!r} not supported (use .svg, .png or .pdf)")
+        raise InputError(said("{path}: image format {value!r} not supported (use .svg, .png or .pdf)", path=path,
+                              value=fmt))  # fmt: skip
     try:
         draw_board_image(path, fmt, board, variant, highlight, title)
     except OSError as exc:
-        raise InputError(f"{path}: cannot write image: {exc.strerror or exc}") from None
+        raise InputError(said("{path}: cannot write image: {error}", path=path, error=exc.strerror or exc)) from None
 
 
 def board_image_bytes(fmt: str, board: Board, variant: Variant, highlight=frozenset(), title: str = "",
@@ -167,7 +168,7 @@ def board_image_bytes(fmt: str, board: Board, variant: Variant, highlight=frozen
     import io
 
     if fmt not in IMAGE_FORMATS:
-        raise InputError(f"image format {fmt!r} not supported (use svg, png or pdf)")
+        raise InputError(said("image format {value!r} not supported (use svg, png or pdf)", value=fmt))
     out = io.BytesIO()
     draw_board_image(out, fmt, board, variant, highlight, title, caption)
     return out.getvalue()

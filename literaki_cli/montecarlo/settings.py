@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 #: ``--stop``: confidence level (percent) -> two-sided normal quantile.
 STOP_LEVELS = {95: 1.959964, 99: 2.575829}
@@ -28,15 +28,16 @@ class SimSettings:
     def check(self) -> None:
         """InputError naming the first option out of its range."""
         if self.iterations < 1:
-            raise InputError(f"--iterations {self.iterations}: at least 1")
+            raise InputError(said("--iterations {value}: at least 1", value=self.iterations))
         if self.candidates < 1:
-            raise InputError(f"--candidates {self.candidates}: at least 1")
+            raise InputError(said("--candidates {value}: at least 1", value=self.candidates))
         if not 1 <= self.plies <= MAX_PLIES:
-            raise InputError(f"--plies {self.plies}: from 1 to {MAX_PLIES}")
+            raise InputError(said("--plies {value}: from 1 to {most}", value=self.plies, most=MAX_PLIES))
         if self.workers is not None and self.workers < 1:
-            raise InputError(f"--workers {self.workers}: at least 1")
+            raise InputError(said("--workers {value}: at least 1", value=self.workers))
         if self.stop is not None and self.stop not in STOP_LEVELS:
-            raise InputError(f"--stop {self.stop}: the confidence is {' or '.join(map(str, STOP_LEVELS))}")
+            raise InputError(said("--stop {value}: the confidence is {levels}", value=self.stop,
+                                  levels=" or ".join(map(str, STOP_LEVELS))))  # fmt: skip
 
 
 #: The defaults, as the command line shows them.

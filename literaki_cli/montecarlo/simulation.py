@@ -40,7 +40,7 @@ from literaki_cli.engine.movegen import MoveGenerator, core_call
 from literaki_cli.engine.position import BLANK, Position
 from literaki_cli.engine.variant import ACROSS, Variant
 from literaki_cli.equity.equity import Equity
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 from literaki_cli.games.bag import unseen_tiles
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.montecarlo.rollout import (
@@ -113,7 +113,8 @@ class SimPosition:
     def of(cls, position: Position, rack: str) -> SimPosition:
         opponent = position.racks[1] if len(position.racks) > 1 and position.racks[1] else None
         if position.players != PLAYERS:
-            raise InputError(f"--sim simulates two-player games; the position has {position.players} players")
+            raise InputError(said("--sim simulates two-player games; the position has {count} players",
+                                  count=position.players))  # fmt: skip
         unseen = unseen_tiles(position.variant, position.board, [rack] + ([opponent] if opponent else []))
         spread = position.scores[0] - position.scores[1] if len(position.scores) >= 2 else 0
         return cls(position.variant, position.board, rack, opponent, sorted(unseen), spread)

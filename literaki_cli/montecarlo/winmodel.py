@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from literaki_cli.datafiles import board_run_settings, chosen_file, scan_run_table
-from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.errors import InputError, LiterakiError, said
 from literaki_cli.inputs import dumps_json, read_json_file, shown
 
 FORMAT = "literaki-win-model"
@@ -158,44 +158,46 @@ class WinModel:
 
 
 def _bad(path: Path, why: str) -> InputError:
-    return InputError(f"{path}: not a usable win-model file ({why})")
+    return InputError(said("{source}: not a usable win-model file ({why})", source=path, why=why))
 
 
 def load_win_model(path: Path | str) -> WinModel:
     """Read and check a win-model file; InputError naming the file and the fault otherwise."""
     path = Path(path)
     try:
-        document = read_json_file(path, "win-model file")
+        document = read_json_file(path, said("win-model file"))
     except InputError as exc:
         raise _bad(path, str(exc).removeprefix(f"{path}: ")) if path.is_file() else exc from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise _bad(path, f"format is not {FORMAT!r}")
+        raise _bad(path, said("format is not {format!r}", format=FORMAT))
     if document.get("version") != FORMAT_VERSION:
-        raise _bad(path, f"format version {shown(document.get('version'))}; this literaki reads version "
-                         f"{FORMAT_VERSION}")  # fmt: skip
+        raise _bad(path, said("format version {version}; this literaki reads version {supported}",
+                              version=shown(document.get("version")), supported=FORMAT_VERSION))
     arrays = {}
     for name in _CURVES:
         values = document.get(name)
         if values is None and name.startswith("tail_"):
             continue
         if not isinstance(values, list) or not values:
-            raise _bad(path, f"{name!r} must be a non-empty list of numbers")
+            raise _bad(path, said("{name!r} must be a non-empty list of numbers", name=name))
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-            raise _bad(path, f"{name!r} must hold numbers only")
+            raise _bad(path, said("{name!r} must hold numbers only", name=name))
         if not all(-CURVE_BOUND <= v <= CURVE_BOUND for v in values):  # also before float(): 10**400 overflows it
-            raise _bad(path, f"{name!r} must hold numbers between {-CURVE_BOUND:g} and {CURVE_BOUND:g}")
+            raise _bad(path, said("{name!r} must hold numbers between {low:g} and {high:g}", name=name,
+                                  low=-CURVE_BOUND, high=CURVE_BOUND))
         arrays[name] = np.array(values, dtype=np.float64)
         if arrays[name].shape != arrays["intercept"].shape:
             expected = len(arrays["intercept"])
-            raise _bad(path, f"{name!r} has {len(values)} entries, 'intercept' {expected}: one per bag size each")
+            raise _bad(path, said("{name!r} has {count} entries, 'intercept' {expected}: one per bag size each",
+                                  name=name, count=len(values), expected=expected))
     for name in ("slope", "tail_slope"):
         if name in arrays and np.any(arrays[name] < 0):
-            raise _bad(path, f"a negative {name!r} (more spread would lower the chance)")
+            raise _bad(path, said("a negative {name!r} (more spread would lower the chance)", name=name))
     if "tail_weight" in arrays and np.any((arrays["tail_weight"] < 0) | (arrays["tail_weight"] > 1)):
-        raise _bad(path, "'tail_weight' must lie in [0, 1]")
+        raise _bad(path, said("'tail_weight' must lie in [0, 1]"))
     meta = document.get("meta", {})
     if not isinstance(meta, dict):
-        raise _bad(path, "'meta' must be an object")
+        raise _bad(path, said("'meta' must be an object"))
     return WinModel(**arrays, meta=meta, source=str(path))
 
 
@@ -206,7 +208,7 @@ def _cached(path: str, mtime: float) -> WinModel:
 
 def open_win_model(path: Path | str | None = None) -> WinModel:
     """The win model ``path``, else ``$LITERAKI_WIN_MODEL``, else the shipped one (each read once)."""
-    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, "win-model file"))
+    return _cached(*chosen_file(path, ENV_VAR, SHIPPED, said("win-model file")))
 
 
 # --------------------------------------------------------------------------- reading self-play runs
@@ -236,13 +238,13 @@ def read_outcomes(runs: list[Path], folds: int = FOLDS) -> Outcomes:
     import polars as pl
 
     if not runs:
-        raise InputError("give at least one run folder (from `literaki simulate --out DIR`)")
+        raise InputError(said("give at least one run folder (from `literaki simulate --out DIR`)"))
     turn_frames, player_frames, variants = [], [], set()
     for index, run in enumerate(runs):
         run = Path(run)
         if not run.is_dir():
-            raise InputError(f"{run}: no such run folder")
-        settings = board_run_settings(run, "bag (tilesremaining counts rounds there)")
+            raise InputError(said("{source}: no such run folder", source=run))
+        settings = board_run_settings(run, said("bag (tilesremaining counts rounds there)"))
         variants.add(settings.get("variant", "literaki"))
         run_id = pl.lit(index, dtype=pl.Int64).alias("run")
         turns = scan_run_table(run, "turns", TURN_COLUMNS)
@@ -257,7 +259,7 @@ def read_outcomes(runs: list[Path], folds: int = FOLDS) -> Outcomes:
             (pl.col("won").cast(pl.Float64) + 0.5 * pl.col("draw").cast(pl.Float64)).alias("result"),
         ))  # fmt: skip
     if len(variants) > 1:
-        raise InputError(f"the runs were played with different variants: {sorted(variants)}")
+        raise InputError(said("the runs were played with different variants: {variants}", variants=sorted(variants)))
     turns, players = pl.concat(turn_frames), pl.concat(player_frames)
     game = ["run", "gameID"]
     sizes = players.group_by(game).agg(pl.len().alias("players"), pl.col("result").sum().alias("results"))
@@ -296,7 +298,8 @@ def read_outcomes(runs: list[Path], folds: int = FOLDS) -> Outcomes:
         .collect()
     )
     if used.height == 0:
-        raise InputError(f"{', '.join(map(str, runs))}: no usable turns (finished two-player games) to fit")
+        raise InputError(said("{source}: no usable turns (finished two-player games) to fit",
+                              source=", ".join(map(str, runs))))
     return Outcomes(
         used["fold"].to_numpy().astype(np.int64), used["bag"].to_numpy().astype(np.int64),
         used["spread"].to_numpy().astype(np.float64), used["turns"].to_numpy(), used["wins"].to_numpy(),
@@ -466,7 +469,7 @@ def fit_win_model(
     (from :func:`read_outcomes`) skips reading the runs again.  ``empty_bag_mixture=False``
     keeps one curve at bag 0 (for comparison)."""
     if smoothing is not None and (not math.isfinite(smoothing) or smoothing < 0):
-        raise InputError(f"smoothing {smoothing!r}: must be a finite number >= 0")
+        raise InputError(said("smoothing {value!r}: must be a finite number >= 0", value=smoothing))
     data = outcomes or read_outcomes([Path(r) for r in runs], folds)
     size = int(data.bag.max()) + 1
     x = data.spread / _SPREAD_UNIT
@@ -538,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             model.save(args.out)
         except OSError as e:
-            raise InputError(f"{args.out}: cannot write the model ({e.strerror or e})") from None
+            raise InputError(said("{source}: cannot write the model ({error})", source=args.out,
+                                  error=e.strerror or str(e))) from None
     except LiterakiError as e:
         sys.stderr.write(f"{parser.prog}: error: {e}\n")
         return e.exit_code

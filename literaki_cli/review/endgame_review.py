@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from literaki_cli.engine.move import rack_needs, take_from_rack
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.review.game_review import ENDGAME, EQUITY_NOISE, STATIC, MoveSummary, equity_lost
 
@@ -48,7 +48,7 @@ MAX_ENDGAME_SECONDS = 3600.0
 PLAYED_SHARE = 0.1
 
 
-def endgame_seconds(text: str, option: str = "--endgame-time", search: str = "endgame search") -> float:
+def endgame_seconds(text: str, option: str = "--endgame-time", search: str = said("endgame search")) -> float:
     """``--endgame-time SECONDS`` (or another search's ``option``) read: a number from 0 (no
     search) to an hour.  InputError naming the value otherwise."""
     try:
@@ -56,8 +56,8 @@ def endgame_seconds(text: str, option: str = "--endgame-time", search: str = "en
     except ValueError:
         seconds = math.nan
     if not 0 <= seconds <= MAX_ENDGAME_SECONDS:  # NaN fails too
-        raise InputError(f"{option} {text!r}: seconds from 0 to {MAX_ENDGAME_SECONDS:g} "
-                         f"(0 turns the {search} off)")  # fmt: skip
+        raise InputError(said("{option} {value!r}: seconds from 0 to {most:g} (0 turns the {search} off)",
+                              option=option, value=text, most=MAX_ENDGAME_SECONDS, search=search))  # fmt: skip
     return seconds
 
 

@@ -611,12 +611,13 @@ def write_outputs(review: GameReview, out_dir: Path) -> list[Path]:
     (equity lost per turn and the running spread).  InputError when DIR cannot be written."""
     import polars as pl
 
-    from literaki_cli.errors import InputError
+    from literaki_cli.errors import InputError, said
 
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise InputError(f"{out_dir}: cannot create the folder: {exc.strerror or type(exc).__name__}") from None
+        raise InputError(said("{path}: cannot create the folder: {error}", path=out_dir,
+                              error=exc.strerror or type(exc).__name__)) from None  # fmt: skip
     frame = pl.DataFrame(review.rows(), schema=_schema(len(review.players)), orient="row")
     paths = [out_dir / "turns.parquet", out_dir / "turns.csv", out_dir / "analysis.png"]
     try:
@@ -624,7 +625,7 @@ def write_outputs(review: GameReview, out_dir: Path) -> list[Path]:
         frame.write_csv(paths[1])
         write_chart(review, paths[2])
     except OSError as exc:
-        raise InputError(f"{out_dir}: cannot write: {exc.strerror or exc}") from None
+        raise InputError(said("{path}: cannot write: {error}", path=out_dir, error=exc.strerror or exc)) from None
     return paths
 
 

@@ -33,7 +33,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.errors import InputError, LiterakiError, joined, message_of, said
 
 #: The largest request body (a position, a rack, a few words: a few kilobytes).
 MAX_BODY = 1 << 20
@@ -100,7 +100,7 @@ def board_texts(lang: str) -> dict:
 
 class TooLarge(Exception):
     def __init__(self, limit: int) -> None:
-        super().__init__(f"the request body is larger than {limit:,} bytes")
+        super().__init__(said("the request body is larger than {limit:,} bytes", limit=limit))
 
 
 @dataclass
@@ -165,8 +165,8 @@ def _answer_line(answerer, body: dict) -> JSONResponse:
         record.pop("id", None)
     if answer.status == INTERNAL:
         return JSONResponse(record, status_code=500)
-    if answer.status == FAILED:
-        return JSONResponse({"error": record["error"]}, status_code=400)
+    if answer.status == FAILED:  # said as every refusal is: in the words of the page that asks
+        raise InputError(answer.error)
     return JSONResponse(record, status_code=422 if answer.status == NEGATIVE else 200)
 
 
@@ -181,7 +181,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
 
     async def solve(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
-        return _in_words_of(request, await _locked(engine, _solve, engine, body))
+        return await _locked(engine, _solve, engine, body)
 
     async def moves(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -189,7 +189,7 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
 
     async def score(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
-        return _in_words_of(request, await _locked(engine, _score, engine, body))
+        return await _locked(engine, _score, engine, body)
 
     async def position(request: Request) -> JSONResponse:
         body = await _json_body(request, MAX_GAME_BODY)
@@ -203,15 +203,15 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
         body = await _json_body(request, MAX_GAME_BODY)
         board = engine.jobs()
         job = await run_in_threadpool(board.submit, _client(request), body)
-        return JSONResponse(board.view(job.id), status_code=202)
+        return JSONResponse(_job_view(request, board.view(job.id)), status_code=202)
 
     async def job_state(request: Request) -> JSONResponse:
-        return JSONResponse(engine.jobs().view(request.path_params["job"]))
+        return JSONResponse(_job_view(request, engine.jobs().view(request.path_params["job"])))
 
     async def cancel_job(request: Request) -> JSONResponse:
         board = engine.jobs()
         board.cancel(request.path_params["job"])
-        return JSONResponse(board.view(request.path_params["job"]))
+        return JSONResponse(_job_view(request, board.view(request.path_params["job"])))
 
     async def open_game(request: Request) -> JSONResponse:
         data = await _raw_body(request, MAX_GAME_BODY)
@@ -239,7 +239,8 @@ def create_app(lexicon: Path | None = None, leaves: Path | None = None,
     async def texts(request: Request) -> JSONResponse:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES:
-            raise InputError(f"no language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+            raise InputError(said("no language {lang!r}: choose one of {languages}", lang=lang,
+                                  languages=", ".join(LANGUAGES)))  # fmt: skip
         return JSONResponse(board_texts(lang))
 
     async def no_icon(request: Request) -> Response:
@@ -291,7 +292,7 @@ async def _json_body(request: Request, limit: int) -> dict:
 
     body = loads_json(await _raw_body(request, limit), "the request body")
     if not isinstance(body, dict):
-        raise InputError("the request body must be a JSON object")
+        raise InputError(said("the request body must be a JSON object"))
     return body
 
 
@@ -324,35 +325,37 @@ def _said(request: Request, message: str) -> dict:
     return {"error": page_message(message, lang if lang in LANGUAGES else None)}
 
 
-def _in_words_of(request: Request, response: JSONResponse) -> JSONResponse:
-    """A batch line's refusal (a 400 answered, not raised) in the words of the page that asks."""
-    if response.status_code != 400:
-        return response
-    return JSONResponse(_said(request, json.loads(response.body)["error"]), status_code=400)
+def _job_view(request: Request, view: dict) -> dict:
+    """A job's state with the error it ended on (if any) in the words of the page that asks."""
+    if view.get("error"):
+        view["error"] = _said(request, view["error"])["error"]
+    return view
 
 
 async def _refused(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(_said(request, str(exc)), status_code=429)
+    return JSONResponse(_said(request, message_of(exc)), status_code=429)
 
 
 async def _no_job(request: Request, exc: Exception) -> JSONResponse:
     from literaki_cli.web.jobs import KEEP_SECONDS
 
-    return JSONResponse(_said(request, f"no job {str(exc)[:40]!r} (a finished job is kept {KEEP_SECONDS / 60:g} "
-                                       "minutes)"), status_code=404)  # fmt: skip
+    message = said("no job {job!r} (a finished job is kept {minutes:g} minutes)", job=str(exc)[:40],
+                   minutes=KEEP_SECONDS / 60)  # fmt: skip
+    return JSONResponse(_said(request, message), status_code=404)
 
 
 async def _too_large(request: Request, exc: TooLarge) -> JSONResponse:
-    return JSONResponse(_said(request, str(exc)), status_code=413)
+    return JSONResponse(_said(request, message_of(exc)), status_code=413)
 
 
 async def _bad_input(request: Request, exc: InputError) -> JSONResponse:
-    return JSONResponse(_said(request, str(exc)), status_code=400)
+    return JSONResponse(_said(request, message_of(exc)), status_code=400)
 
 
 async def _cannot_answer(request: Request, exc: LiterakiError) -> JSONResponse:
     """The server's own trouble (no lexicon, a damaged leave file): 503, said in one line."""
-    return JSONResponse(_said(request, f"the server cannot answer: {exc}"), status_code=503)
+    message = said("the server cannot answer: {error}", error=message_of(exc))
+    return JSONResponse(_said(request, message), status_code=503)
 
 
 # --------------------------------------------------------------------------- the endpoints' work
@@ -367,11 +370,12 @@ def _solve(engine: Engine, body: dict) -> JSONResponse:
 
     # an answer is bounded: a long list is paged through /api/moves (two blanks make some 10 MB)
     if body.get("all") is True:
-        raise InputError(f"'all' is not answered here: page through every move with /api/moves (offset, limit up to "
-                         f"{MAX_LIMIT})")  # fmt: skip
+        raise InputError(said("'all' is not answered here: page through every move with /api/moves (offset, limit "
+                              "up to {most})", most=MAX_LIMIT))  # fmt: skip
     top = body.get("top")
     if isinstance(top, int) and not isinstance(top, bool) and top > MAX_LIMIT:
-        raise InputError(f"'top' must be at most {MAX_LIMIT} here: page through every move with /api/moves")
+        raise InputError(said("'top' must be at most {most} here: page through every move with /api/moves",
+                              most=MAX_LIMIT))  # fmt: skip
     return _answer_line(SolveLines(engine.solver(), SolveRequest(), PositionReader()), body)
 
 
@@ -507,9 +511,9 @@ def _check_words(engine: Engine, body: dict) -> JSONResponse:
     _check_keys(body, ("words",))
     words = body.get("words")
     if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
-        raise InputError("'words' must be a list of strings")
+        raise InputError(said("'words' must be a list of strings"))
     if len(words) > MAX_WORDS:
-        raise InputError(f"{len(words):,} words: at most {MAX_WORDS:,} a request")
+        raise InputError(said("{count:,} words: at most {most:,} a request", count=len(words), most=MAX_WORDS))
     lexicon = engine.lexicon()
     verdicts = wordcheck.check_batch([w.strip() for w in words], lexicon.words, lexicon_word_rules(lexicon.meta))
     return JSONResponse({"words": [v.as_dict() for v in verdicts]})
@@ -525,7 +529,7 @@ def _open_game(data: bytes, name: str) -> JSONResponse:
 
     source = _file_name(name)
     if not data.strip():
-        raise InputError(f"{source}: the file is empty")
+        raise InputError(said("{source}: the file is empty", source=source))
     text, encoding = decode_gcg(data, source)
     game = parse_gcg(text, source)
     last = game_position(game, LAST)
@@ -548,17 +552,20 @@ def _image(body: dict) -> Response:
     ``show --image FILE`` draws it."""
     from literaki_cli.analysis.batch import PositionReader, _check_keys, _position_text
     from literaki_cli.analysis.positionquery import parse_turn
+    from literaki_cli.inputs import alternatives
     from literaki_cli.io.render import board_image_bytes
 
     _check_keys(body, ("position", "turn", "format", "on_turn", "lang"))
     fmt = body.get("format", "svg")
     if fmt not in IMAGE_TYPES:
-        raise InputError(f"'format' must be {' or '.join(map(repr, IMAGE_TYPES))}, not {json.dumps(fmt)[:40]}")
+        raise InputError(said("'format' must be {choices}, not {value}", value=json.dumps(fmt)[:40],
+                              choices=alternatives([repr(t) for t in IMAGE_TYPES])))  # fmt: skip
     on_turn, lang = body.get("on_turn"), body.get("lang", "pl")
     if on_turn not in (None, 1, 2) or isinstance(on_turn, bool):
-        raise InputError(f"'on_turn' must be 1 or 2, not {json.dumps(on_turn)[:40]}")
+        raise InputError(said("'on_turn' must be 1 or 2, not {value}", value=json.dumps(on_turn)[:40]))
     if lang not in LANGUAGES:
-        raise InputError(f"'lang' must be {' or '.join(map(repr, LANGUAGES))}, not {json.dumps(lang)[:40]}")
+        raise InputError(said("'lang' must be {choices}, not {value}", value=json.dumps(lang)[:40],
+                              choices=alternatives([repr(t) for t in LANGUAGES])))  # fmt: skip
     pos = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"')).position
     caption = _caption(pos, on_turn, board_texts(lang)) if on_turn else ()
     return Response(board_image_bytes(fmt, pos.board, pos.variant, caption=caption), media_type=IMAGE_TYPES[fmt],
@@ -605,12 +612,12 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
     variant = load_variant(_text_field(body, "variant") or "literaki")
     names = body.get("players") or ["Gracz 1", "Gracz 2"]
     if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and n.strip() for n in names)):
-        raise InputError("'players' must be two names")
+        raise InputError(said("'players' must be two names"))
     turns = body.get("turns")
     if not isinstance(turns, list) or not turns:
-        raise InputError('\'turns\' must be a list of the moves played, {"player", "rack", "move"} each')
+        raise InputError(said('\'turns\' must be a list of the moves played, {{"player", "rack", "move"}} each'))
     if len(turns) > MAX_RECORD_TURNS:
-        raise InputError(f"{len(turns):,} turns: at most {MAX_RECORD_TURNS} a record")
+        raise InputError(said("{count:,} turns: at most {most} a record", count=len(turns), most=MAX_RECORD_TURNS))
     nicks = ["_".join(n.split())[:40] for n in names]
     if nicks[0] == nicks[1]:
         nicks = [f"{nicks[0]}_1", f"{nicks[1]}_2"]
@@ -618,22 +625,23 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
                        engine.lexicon().meta["source"]["file"].removesuffix(".zip"))  # fmt: skip
     board, totals = Board.empty(variant.board.rows, variant.board.columns), [0, 0]
     for number, turn in enumerate(turns, 1):
-        where = f"turn {number}"
+        where = said("turn {number}", number=number)
         if not isinstance(turn, dict):
-            raise InputError(f'{where}: must be an object {{"player", "rack", "move"}}')
+            raise InputError(said('{where}: must be an object {{"player", "rack", "move"}}', where=where))
         player = turn.get("player")
         if player not in (1, 2):
-            raise InputError(f"{where}: 'player' must be 1 or 2")
+            raise InputError(said("{where}: 'player' must be 1 or 2", where=where))
         position = Position(variant, board, [turn.get("rack") or ""], [0, 0])
         try:
             rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name="rack")
             scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
         except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(said("{where}: {error}", where=where, error=message_of(exc))) from None
         placed = isinstance(scored, PlacementScore)
         if not scored.valid:
             problems = scored.result.problems if placed else scored.problems
-            raise InputError(f"{where}: {turn['move']}: {'; '.join(problems)}")
+            raise InputError(said("{where}: {move}: {problems}", where=where, move=turn["move"],
+                                  problems=joined(problems)))  # fmt: skip
         if placed:
             play, points = gcg_play(scored.result, scored.move.direction), scored.result.total
             board = scored.board_after

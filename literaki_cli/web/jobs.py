@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from literaki_cli.errors import said
 from literaki_cli.web.jobwork import ANALYZE, ENDGAME, PEG, SIM, Plan, plan
 
 #: Jobs running at once, in all (a job is one core's work).
@@ -198,14 +199,14 @@ class JobBoard:
         work = self.check(body)
         with self.lock:
             if self._closed.is_set():
-                raise JobRefused("the server is stopping")
+                raise JobRefused(said("the server is stopping"))
             mine = [j for j in self.jobs.values() if j.running and j.client == client]
             if mine:
-                raise JobRefused(f"a {mine[0].kind} job of this page is running ({mine[0].id}): one at a time; "
-                                 "cancel it or wait for it")  # fmt: skip
+                raise JobRefused(said("a {kind} job of this page is running ({job}): one at a time; cancel it or wait "
+                                      "for it", kind=mine[0].kind, job=mine[0].id))  # fmt: skip
             if len(self.busy) >= self.slots:
-                raise JobRefused(f"the server runs {len(self.busy)} jobs already (at most {self.slots}): try again "
-                                 "when one has ended")  # fmt: skip
+                raise JobRefused(said("the server runs {running} jobs already (at most {most}): try again when one has "
+                                      "ended", running=len(self.busy), most=self.slots))  # fmt: skip
             job = Job(uuid.uuid4().hex, work.kind, client)
             self.jobs[job.id] = job
             worker = self.idle.pop() if self.idle else _Worker(self)
@@ -265,7 +266,7 @@ class JobBoard:
             if job.stopped_by is not None:
                 self._ended(job, CANCELLED)
             else:
-                job.error = "the job's process ended unexpectedly"
+                job.error = said("the job's process ended unexpectedly")
                 self._ended(job, FAILED)
         if job is not None and self.busy.get(job.id) is worker:
             del self.busy[job.id]
@@ -359,7 +360,7 @@ class _Interrupts:
 
 def _worker_main(conn, lexicon_path: Path | None, leaves_path: Path | None) -> None:
     """A job process: runs the jobs it is sent, one at a time, until told to stop."""
-    from literaki_cli.errors import InputError, LiterakiError
+    from literaki_cli.errors import InputError, LiterakiError, message_of
     from literaki_cli.web.jobwork import Workbench
 
     interrupts = _Interrupts()
@@ -390,11 +391,11 @@ def _worker_main(conn, lexicon_path: Path | None, leaves_path: Path | None) -> N
         except KeyboardInterrupt:
             reply = ("cancelled", job_id)
         except InputError as exc:
-            reply = ("failed", job_id, str(exc))
+            reply = ("failed", job_id, message_of(exc))
         except LiterakiError as exc:
-            reply = ("failed", job_id, f"the server cannot answer: {exc}")
+            reply = ("failed", job_id, said("the server cannot answer: {error}", error=message_of(exc)))
         except Exception as exc:  # noqa: BLE001 - said to the page, and the process goes on
-            reply = ("failed", job_id, f"internal error: {type(exc).__name__}: {exc}")
+            reply = ("failed", job_id, said("internal error: {kind}: {error}", kind=type(exc).__name__, error=str(exc)))
         conn.send(reply)
 
 

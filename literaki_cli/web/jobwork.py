@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from literaki_cli.errors import InputError
+from literaki_cli.errors import InputError, said
 
 SIM, ENDGAME, ANALYZE, PEG = "sim", "endgame", "analyze", "peg"
 KINDS = (SIM, ENDGAME, ANALYZE, PEG)
@@ -67,7 +67,8 @@ def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
 
     kind = body.get("kind")
     if kind not in KINDS:
-        raise InputError(f"'kind' must be {', '.join(map(repr, KINDS))}, not {_shown(kind)}")
+        raise InputError(said("'kind' must be {choices}, not {value}", choices=", ".join(map(repr, KINDS)),
+                              value=_shown(kind)))  # fmt: skip
     _check_keys(body, KEYS[kind])
     if kind == ANALYZE:
         return _plan_review(body)
@@ -90,7 +91,7 @@ def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
             stop=body.get("stop"),
         )  # fmt: skip
         if settings.stop is not None and (isinstance(settings.stop, bool) or not isinstance(settings.stop, int)):
-            raise InputError(f"'stop' must be 95 or 99, not {_shown(settings.stop)}")
+            raise InputError(said("'stop' must be 95 or 99, not {value}", value=_shown(settings.stop)))
         settings.check()
         return Plan(SIM, opened, rack, settings)
     high = min(MAX_ENDGAME_SECONDS, cap_seconds)  # the search's time: the job's cap leaves room for its setup
@@ -118,7 +119,7 @@ def _plan_review(body: dict) -> Plan:
 
     text = _text_field(body, "game", required=True)
     if not text.strip():
-        raise InputError("'game' is empty")
+        raise InputError(said("'game' is empty"))
     game = parse_gcg(text, "game")
     seconds = _seconds(body, "endgame_time", DEFAULT_REVIEW_ENDGAME_SECONDS, MAX_ENDGAME_SECONDS, zero=True)
     return Plan(ANALYZE, game=game, seconds=seconds, top=_whole(body, "top", DEFAULT_MISTAKES, 0, 1000))
@@ -129,7 +130,8 @@ def _whole(body: dict, key: str, default: int | None, low: int, high: int) -> in
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"'{key}' must be a whole number from {low:,} to {high:,}, not {_shown(value)}")
+        raise InputError(said("'{key}' must be a whole number from {low:,} to {high:,}, not {value}", key=key, low=low,
+                               high=high, value=_shown(value)))  # fmt: skip
     return value
 
 
@@ -139,8 +141,11 @@ def _seconds(body: dict, key: str, default: float | None, high: float, zero: boo
         return default
     ok = not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
     if not ok or not (0 <= value if zero else 0 < value) or value > high:
-        raise InputError(f"'{key}' must be seconds {'from 0' if zero else 'above 0'} up to {high:g}, not "
-                         f"{_shown(value)}")  # fmt: skip
+        if zero:
+            raise InputError(said("'{key}' must be seconds from 0 up to {high:g}, not {value}", key=key, high=high,
+                                  value=_shown(value)))  # fmt: skip
+        raise InputError(said("'{key}' must be seconds above 0 up to {high:g}, not {value}", key=key, high=high,
+                              value=_shown(value)))  # fmt: skip
     return float(value)
 
 

@@ -583,6 +583,8 @@ function persist() {
   // reload, or the page opened again without a link, starts from it).
   const saved = { cgp: toCGP(), turn: state.onTurn };
   const params = new URLSearchParams({ cgp: saved.cgp, turn: String(saved.turn) });
+  const gameTurn = state.gameTurn && state.gameTurn();  // a game open: the turn it stands at, too
+  if (gameTurn) { params.set("game", String(gameTurn)); saved.game = gameTurn; }
   if (location.hash !== `#${params}`) history.replaceState(null, "", `#${params}`);
   try { localStorage.setItem(SAVED_KEY, JSON.stringify(saved)); } catch (e) { /* storage off: the link still works */ }
 }
@@ -591,11 +593,17 @@ function savedPosition(setup) {
   // What the page reopens: the link's position, else (when `literaki serve` was given none) the
   // last one shown in this browser.
   const params = new URLSearchParams(location.hash.slice(1));
-  if (params.get("cgp")) return { cgp: params.get("cgp"), turn: Number(params.get("turn")) === 2 ? 2 : 1 };
+  const gameTurn = (n) => (Number.isInteger(n) && n > 0 ? n : null);
+  if (params.get("cgp")) {
+    return { cgp: params.get("cgp"), turn: Number(params.get("turn")) === 2 ? 2 : 1,
+             game: gameTurn(Number(params.get("game"))) };
+  }
   if (setup.position || setup.game) return null;
   try {
     const saved = JSON.parse(localStorage.getItem(SAVED_KEY) || "null");
-    if (saved && typeof saved.cgp === "string") return { cgp: saved.cgp, turn: saved.turn === 2 ? 2 : 1 };
+    if (saved && typeof saved.cgp === "string") {
+      return { cgp: saved.cgp, turn: saved.turn === 2 ? 2 : 1, game: gameTurn(saved.game) };
+    }
   } catch (e) { /* nothing saved, or storage off */ }
   return null;
 }
@@ -717,6 +725,7 @@ async function start() {
   buildBoard();
   loadPosition(setup.position);
   const saved = savedPosition(setup);
+  state.saved = saved;  // a game open then is opened again at its turn (game.js), then this position
   const reopened = saved && await readPosition(saved.cgp);
   if (reopened) loadPosition(reopened, saved.turn);
   render();

@@ -6,6 +6,7 @@
 "use strict";
 
 const game = { gcg: null, name: "", turns: 0, turn: 0, review: null, reviewJob: null, timer: null };
+const GAME_KEY = "literaki.game";
 
 async function openGameBytes(bytes, name) {
   const response = await fetch(`/api/game?name=${encodeURIComponent(name)}`, {
@@ -16,6 +17,9 @@ async function openGameBytes(bytes, name) {
   if (response.status !== 200) { $("problems").textContent = answer.error; return false; }
   game.gcg = answer.gcg;
   game.name = answer.name;
+  try {  // for a reload (a link names the turn only: the record stays in this browser)
+    localStorage.setItem(GAME_KEY, JSON.stringify({ gcg: answer.gcg, name: answer.name }));
+  } catch (e) { /* storage off or full: a reload opens the position alone */ }
   game.turns = answer.game.turns;
   game.review = null;
   $("game-name").textContent = `${answer.name}: ${answer.players.join(" — ")}`;
@@ -240,8 +244,25 @@ state.starters.push(async (setup) => {
   window.addEventListener("pagehide", () => {
     if (game.reviewJob) navigator.sendBeacon(`/api/jobs/${game.reviewJob}/cancel`);
   });
-  if (setup.game) {
-    const bytes = new TextEncoder().encode(setup.game.gcg);
-    if (await openGameBytes(bytes, setup.game.name)) await goTurn(setup.game.turn || 1);
-  }
+  state.gameTurn = () => (game.gcg ? game.turn : null);
+  await reopenGame(setup, state.saved);
 });
+
+function storedGame() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(GAME_KEY) || "null");
+    return stored && typeof stored.gcg === "string" ? stored : null;
+  } catch (e) { return null; }
+}
+
+async function reopenGame(setup, saved) {
+  // The game the page showed before a reload (or a link of this browser), at its turn, and on
+  // the board the position it showed (the turn's, or one edited from it); else the game given
+  // to `literaki serve`, at the turn given.
+  const record = setup.game || (saved && saved.game ? storedGame() : null);
+  if (!record) return;
+  const turn = (saved && saved.game) || setup.game.turn || 1;
+  if (!await openGameBytes(new TextEncoder().encode(record.gcg), record.name)) return;
+  await goTurn(turn);
+  if (saved && saved.game && saved.cgp !== toCGP()) await openPosition(saved.cgp, saved.turn);
+}
