@@ -179,6 +179,24 @@ def test_the_page_switches_to_english(page):
     assert page.evaluate("document.documentElement.lang") == "en"
 
 
+def test_every_label_of_the_page_is_in_its_language_the_file_pickers_too(page):
+    """What a screen reader says (aria-label) and the file picker's button come in the page's
+    language, not in English nor in the browser's own words ("Choose File")."""
+    from literaki_cli.web.api import board_texts
+
+    for lang in ("pl", "en"):
+        texts = board_texts(lang)
+        labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => [e.dataset.label, e.ariaLabel])")
+        assert len(labels) >= 13 and all(key and label == texts[key] for key, label in labels), labels
+        assert page.inner_text("label.file .button") == texts["game_choose"]
+        with page.expect_file_chooser() as chosen:
+            page.click("label.file .button")  # the page's own button opens the browser's picker
+        chosen.value.set_files(str(EXAMPLES / "simulated-game.gcg"))
+        page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
+        page.click("#lang")
+        page.wait_for_function("l => document.documentElement.lang === l", arg="pl" if lang == "en" else "en")
+
+
 def test_a_game_opened_and_stepped_shows_analyzes_numbers(page, flowing_lexicon, capsys):
     page.set_input_files("#game-file", str(EXAMPLES / "simulated-game.gcg"))
     page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")

@@ -706,6 +706,7 @@ function loadPosition(position, onTurn = 1) {
 function applyTexts() {
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-text]")) el.textContent = text(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-label]")) el.setAttribute("aria-label", text(el.dataset.label));
   $("paste").placeholder = text("paste_hint");
   $("lang").textContent = state.lang === "pl" ? "English" : "Polski";
   for (const redraw of state.retexts || []) redraw();
