@@ -75,7 +75,8 @@ def said_calls(path: Path):
 
 
 def unsaid_errors(path: Path, classes: set[str]):
-    """``(line, class)`` of each error made with a message that ``said`` did not make."""
+    """``(line, what)`` of each error made with a message that ``said`` did not make, and of each
+    note of a review (shown on the page beside its turn) made so."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) in classes and node.args:
             first = node.args[0]
@@ -84,6 +85,15 @@ def unsaid_errors(path: Path, classes: set[str]):
                     and (getattr(first.func, "id", None) or getattr(first.func, "attr", None))
                     not in ("said", "message_of", "with_fields")):  # fmt: skip
                 yield node.lineno, node.func.id
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("append", "insert", "extend")
+              and getattr(node.func.value, "attr", None) == "notes" and node.args):  # fmt: skip
+            note = node.args[-1]
+            if isinstance(note, ast.GeneratorExp | ast.ListComp):
+                note = note.elt
+            if isinstance(note, (ast.Constant, ast.JoinedStr, ast.BinOp)) or (
+                    isinstance(note, ast.Call) and getattr(note.func, "attr", None) == "join"):
+                yield node.lineno, "notes"
 
 
 def fields_of(text: str) -> set[str]:
@@ -102,8 +112,8 @@ def catalog_problems(modules: dict[str, Path], polish: dict[str, str], english: 
     for path in sorted(files):
         where = path.relative_to(PACKAGE.parent)
         if path in modules.values():
-            problems += [f"{where}:{line}: {cls}(...) of a message not made by said()"
-                         for line, cls in unsaid_errors(path, classes)]  # fmt: skip
+            problems += [f"{where}:{line}: {what}(...) of a message not made by said()"
+                         for line, what in unsaid_errors(path, classes)]  # fmt: skip
         for line, template, keywords in said_calls(path) if path.name != "errors.py" else ():  # (said itself)
             if template is None:
                 problems.append(f"{where}:{line}: said() of no literal template")
@@ -171,6 +181,8 @@ def test_messages_joined_and_wrapped_are_said_each_in_the_pages_words(catalog):
     assert message == "turn 4: h8 is taken; a1 is taken"
     assert page_message(message, "pl") == "Tura 4: pole h8 jest zajęte; pole a1 jest zajęte"
     assert page_message(message, "en") == "Turn 4: h8 is taken; a1 is taken"
+    problems = joined([said("h8 is taken"), said("{square} is taken", square="a1")])
+    assert page_message(problems, "pl") == "Pole h8 jest zajęte; pole a1 jest zajęte"  # one sentence, one capital
 
 
 def test_a_text_that_does_not_fit_its_fields_still_says_the_message(catalog):

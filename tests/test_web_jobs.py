@@ -248,3 +248,24 @@ def test_the_moves_played_on_the_board_as_a_game_record(client, flowing_lexicon,
     ):
         response = client.post("/api/record", json=bad)
         assert response.status_code == 400 and message in response.json()["error"], (bad, response.text)
+
+
+def test_a_reviews_notes_come_in_the_words_of_the_page_that_asks(client):
+    """The notes of a review (the game's and each turn's) are messages too: a page hears them in
+    its language, a script in the command line's words."""
+    game = GAME.replace(">trudny: CMICĘLD H7 C.LĘ +10 10\n",
+                        ">trudny: CMICĘLD H7 C.LĘ +10 11\n#note dobry ruch\n")  # a total that does not follow
+    started = client.post("/api/jobs", json={"kind": "analyze", "game": game, "endgame_time": 0},
+                          headers={**as_page("notes"), "x-literaki-lang": "pl"})  # fmt: skip
+    assert started.status_code == 202, started.text
+    follow(client, started.json()["id"])
+    view = {lang: client.get(f"/api/jobs/{started.json()['id']}", headers=headers).json()["answer"]
+            for lang, headers in (("pl", {"x-literaki-lang": "pl"}), ("en", {"x-literaki-lang": "en"}), ("cli", {}))}
+    turn = {lang: answer["turns"][1]["note"] for lang, answer in view.items()}
+    # (the tests' small word list lacks CELĘ: a note of its own, joined with the others)
+    assert turn["cli"] == "note: dobry ruch; CELĘ is not in the word list; the total 11 does not follow from 0 +10"
+    assert turn["pl"] == "Uwaga: dobry ruch; słowa CELĘ nie ma w słowniku; wynik 11 nie wynika z 0 +10"
+    assert turn["en"] == "Note: dobry ruch; CELĘ is not in the word list; the total 11 does not follow from 0 +10"
+    assert view["cli"]["notes"][0].startswith("the record names the word list sjp-20260201")
+    assert view["pl"]["notes"][0].startswith("Zapis partii podaje słownik sjp-20260201")
+    assert view["pl"]["turns"][1]["played"] == view["cli"]["turns"][1]["played"]  # the rest as it is

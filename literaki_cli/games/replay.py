@@ -329,7 +329,7 @@ def _at_end(game: GcgGame, steps: list[ReplayStep], table: _Table, total: int) -
     over = ended_by_lines or out or table.passes >= 2 * n
     result = _at(game, table.board, list(table.totals), racks, seat, total + 1, total, None, table.zero_turns, over)
     if over:
-        result.notes.append("the game is over")
+        result.notes.append(said("the game is over"))
     return result
 
 

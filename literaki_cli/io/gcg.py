@@ -333,7 +333,8 @@ def parse_gcg(text: str, source: str = "<gcg>", variant: str | Variant | None = 
                               source=source, line=number, text=_shown(stripped)))  # fmt: skip
     for index, head, body in notes:  # a note's lines joined by spaces, once
         if index >= 0:
-            turns[index].notes.append(" ".join(filter(None, (head, _note_lines(body)))))
+            written = " ".join(filter(None, (head, _note_lines(body))))  # the player's own words, as written
+            turns[index].notes.append(written)
     if not turns:
         raise InputError(said("{source}: no moves (no '>nick: ...' line): not a GCG game record", source=source))
     lexicon = pragmas.get("#lexicon", [None])[0] or None

@@ -99,16 +99,16 @@ class EndgameReviewer:
         be (a note says why) or was interrupted."""
         racks, why_not = self._racks(position)
         if why_not is not None:
-            review.notes.append(f"not solved as an endgame: {why_not}")
+            review.notes.append(said("not solved as an endgame: {why}", why=why_not))
             return False
         if self.interrupted:
-            review.notes.append("not solved as an endgame: the endgame search was interrupted (Ctrl-C)")
+            review.notes.append(said("not solved as an endgame: the endgame search was interrupted (Ctrl-C)"))
             return False
         if self.on_turn is not None:
             self.on_turn(position)
         played = review.played
         if played.kind == EXCHANGE:
-            review.notes.append("an exchange with the bag empty changes nothing: the endgame values it as a pass")
+            review.notes.append(said("an exchange with the bag empty changes nothing: the endgame values it as a pass"))
         started = time.perf_counter()
         try:  # Ctrl-C: the solver reports a stop inside its search, Python raises one anywhere else
             result = self.solver.solve(position.board, racks, position.passes, seconds=self.seconds, keep=1,
@@ -121,7 +121,7 @@ class EndgameReviewer:
             if not best.same_as(played):
                 record, legal = self._record(position, played)
                 if not legal:
-                    review.notes.append("the move played is not among the legal moves: valued as it was laid")
+                    review.notes.append(said("the move played is not among the legal moves: valued as it was laid"))
                 left = None
                 if self.seconds is not None:
                     left = max(self.seconds - (time.perf_counter() - started), PLAYED_SHARE * self.seconds)
@@ -138,13 +138,15 @@ class EndgameReviewer:
         review.equity_loss = equity_lost(best, played)
         review.endgame_nodes, review.endgame_seconds = int(nodes), time.perf_counter() - started
         if not result.exact:
-            review.notes.append(f"the endgame search stopped at the {self.seconds:g} s limit ({result.depth} plies "
-                                "deep): the values are the best estimates found, not exact")  # fmt: skip
+            review.notes.append(said("the endgame search stopped at the {seconds:g} s limit ({depth} plies deep): the "
+                                     "values are the best estimates found, not exact", seconds=self.seconds,
+                                     depth=result.depth))  # fmt: skip
         elif not played_exact:
-            review.notes.append(f"the move played was not valued to the end within the {self.seconds:g} s limit: its "
-                                "value is an estimate, not exact")  # fmt: skip
+            review.notes.append(said("the move played was not valued to the end within the {seconds:g} s limit: its "
+                                     "value is an estimate, not exact", seconds=self.seconds))  # fmt: skip
         if played.equity > best.equity + EQUITY_NOISE:
-            review.notes.append("the move played is worth more than the endgame's best found (counted as no loss)")
+            review.notes.append(said("the move played is worth more than the endgame's best found (counted as no "
+                                     "loss)"))  # fmt: skip
         return True
 
     def withdrawn(self, position: TurnPosition, review: TurnReview) -> None:
@@ -187,16 +189,17 @@ class EndgameReviewer:
         from literaki_cli.games.bag import unseen_tiles
 
         if len(position.scores) != PLAYERS:
-            return None, f"the endgame search is for two-player games, this one has {len(position.scores)} players"
+            return None, said("the endgame search is for two-player games, this one has {count} players",
+                               count=len(position.scores))  # fmt: skip
         if position.passes >= PASSES_TO_END:
-            return None, f"{position.passes} passes in a row have ended the game"
+            return None, said("{count} passes in a row have ended the game", count=position.passes)
         opponent = "".join(unseen_tiles(position.variant, position.board, [position.rack]))
         expected = position.variant.tile_count - int(np.count_nonzero(position.board.letters)) - len(position.rack)
         if len(opponent) != expected:
-            return None, (f"the tiles left do not add up (the board and the rack {position.rack.upper()} use "
-                          "tiles the set does not have)")  # fmt: skip
+            return None, said("the tiles left do not add up (the board and the rack {rack} use tiles the set does "
+                              "not have)", rack=position.rack.upper())  # fmt: skip
         if not opponent:
-            return None, "the opponent holds no tiles (the game is over)"
+            return None, said("the opponent holds no tiles (the game is over)")
         return (position.rack, opponent), None
 
     def _record(self, position: TurnPosition, played: MoveSummary) -> tuple[np.ndarray | None, bool]:
@@ -211,8 +214,8 @@ class EndgameReviewer:
     def _stopped(self, review: TurnReview) -> bool:
         """Ctrl-C stopped the search: this turn and the later endgame turns keep the static review."""
         self.interrupted = True
-        review.notes.append("endgame search interrupted (Ctrl-C): this turn and the later endgame turns keep "
-                            "the static review")  # fmt: skip
+        review.notes.append(said("endgame search interrupted (Ctrl-C): this turn and the later endgame turns keep "
+                                 "the static review"))  # fmt: skip
         return False
 
 

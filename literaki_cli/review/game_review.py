@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from literaki_cli.engine.move import rack_needs, take_from_rack
+from literaki_cli.errors import joined, said
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE
 from literaki_cli.games.replay import EndOfGame, Replay, ReplayStep, end_of_game
 from literaki_cli.io.gcg import END_ADJUSTMENT, WITHDRAWN, GcgGame, GcgTurn
@@ -192,7 +193,7 @@ class TurnReview:
             "spread": self.spread,
             "withdrawn": self.withdrawn,
             "analysable": self.analysable,
-            "note": "; ".join(self.notes) or None,
+            "note": joined(self.notes) or None,
         }
 
 
@@ -403,15 +404,17 @@ def analyze_game(
         positions[review.turn] = position
         if position is not None and simulate is not None:
             if review.method in SEARCHED:
-                review.notes.append(f"not simulated: the {'endgame' if review.method == ENDGAME else 'pre-endgame'} "
-                                    "search valued this turn")  # fmt: skip
+                searched = said("not simulated: the endgame search valued this turn") if review.method == ENDGAME \
+                    else said("not simulated: the pre-endgame search valued this turn")  # fmt: skip
+                review.notes.append(searched)
             else:
                 review.best_sim = simulate(position, review)
                 if review.best_sim is not None:
                     review.method = SIM
         previous = step.start.totals[event.player]
         if previous + event.score != event.total:
-            review.notes.append(f"the total {event.total} does not follow from {previous} {event.score:+d}")
+            review.notes.append(said("the total {total} does not follow from {previous} {score:+d}",
+                                     total=event.total, previous=previous, score=event.score))  # fmt: skip
         review.total, review.scores = event.total, [*step.start.totals]
         review.scores[event.player] = event.total
         reviews.append(review)
@@ -434,16 +437,16 @@ def lexicon_note(named: str | None, lexicon: Lexicon) -> str | None:
     a, b = named.lower(), ours.lower()
     if a.startswith(b) or b.startswith(a):
         return None
-    return (f"the record names the word list {named}; it is reviewed with {ours} (a word the lists differ on is "
-            f"judged by {ours}: the turn's notes say so)")
+    return said("the record names the word list {named}; it is reviewed with {ours} (a word the lists differ on is "
+                "judged by {ours}: the turn's notes say so)", named=named, ours=ours)  # fmt: skip
 
 
 def _withdraw(review: TurnReview) -> None:
     """A placement taken back after a challenge: no points, every tile kept."""
     review.withdrawn = True
     played = review.played
-    review.notes.append(f"withdrawn after a challenge ({played.text} would score {played.score}): the turn scored 0 "
-                        "and kept the rack")  # fmt: skip
+    review.notes.append(said("withdrawn after a challenge ({move} would score {score}): the turn scored 0 and kept "
+                             "the rack", move=played.text, score=played.score))  # fmt: skip
     review.played = MoveSummary(PLACE, played.coord, played.word, 0, None, review.rack, None, False, played.display,
                                 played.tiles)  # fmt: skip
     if review.best is not None and review.pass_equity is not None:
@@ -472,42 +475,44 @@ def _turn(step: ReplayStep, game: GcgGame, equity: Equity, best_moves: BestMoves
     rack = event.rack
     review = TurnReview(start.number, event.player, game.nick(event.player), event.line, rack, None, _written(event),
                         score_claimed=event.score)  # fmt: skip
-    review.notes.extend(f"note: {note}" for note in event.notes)
+    review.notes.extend(said("note: {note}", note=note) for note in event.notes)
     if start.lost is not None:
-        review.notes.insert(0, f"not analysable: {start.lost}")
+        review.notes.insert(0, said("not analysable: {why}", why=start.lost))
         return review, None
     bag = start.bag
     review.bag = bag
-    why_not = None if rack is not None else "the file does not record the rack"
+    why_not = None if rack is not None else said("the file does not record the rack")
     if rack is not None and len(rack) > variant.rack_size:
-        why_not = f"the rack {rack.upper()} holds {len(rack)} tiles, more than {variant.rack_size}"
+        why_not = said("the rack {rack} holds {count} tiles, more than {most}", rack=rack.upper(), count=len(rack),
+                       most=variant.rack_size)  # fmt: skip
     exchanges = start.exchanges[event.player]
     allowed = bag >= variant.exchange_min_bag and exchanges < variant.exchange_max_per_player
     if event.kind == PLACE:
         if move is None:
-            review.notes.insert(0, f"not analysable: {step.problem}; the board is unknown from here on")
+            review.notes.insert(0, said("not analysable: {why}; the board is unknown from here on", why=step.problem))
             return review, None
         review.played = _placed(move, event, variant)
         if move.problems:
-            review.notes.append("; ".join(move.problems))
+            review.notes.append(joined(move.problems))
         if move.total != event.score:
-            review.notes.append(f"the file claims {event.score:+d}, the rules give {move.total:+d}")
+            review.notes.append(said("the file claims {claimed:+d}, the rules give {score:+d}", claimed=event.score,
+                                     score=move.total))  # fmt: skip
         needed = rack_needs(move.tiles)
     elif event.kind == EXCHANGE:
         needed = event.tiles
         if needed is None and why_not is None:
-            why_not = f"the file records only how many tiles were exchanged ({event.exchanged})"
+            why_not = said("the file records only how many tiles were exchanged ({count})", count=event.exchanged)
         if not allowed:
-            review.notes.append(f"the rules allow no exchange here ({bag} tiles in the bag, "
-                                f"{variant.exchange_max_per_player - exchanges} exchanges left)")  # fmt: skip
+            review.notes.append(said("the rules allow no exchange here ({bag} tiles in the bag, {left} exchanges left)",
+                                     bag=bag, left=variant.exchange_max_per_player - exchanges))  # fmt: skip
     else:
         needed = ""
     if why_not is None:
         leave, missing = take_from_rack(needed, rack)
         if missing:
-            why_not = f"the rack {rack.upper()} lacks {missing.upper()} for the move"
+            why_not = said("the rack {rack} lacks {missing} for the move", rack=rack.upper(), missing=missing.upper())
     if why_not is not None:
-        review.notes.insert(0, f"not analysable: {why_not}")
+        review.notes.insert(0, said("not analysable: {why}", why=why_not))
         return review, None
     played = review.played
     leaves = best_moves.leaves(rack, bag)
@@ -532,13 +537,13 @@ def _turn(step: ReplayStep, game: GcgGame, equity: Equity, best_moves: BestMoves
 def _better_than_best(kind: str, move: MoveScore | None) -> str:
     """Why the move played is worth more than the best (its equity lost is then 0)."""
     if kind == PASS:
-        return ("keeping the whole rack is worth more than any placement or exchange; the best is chosen among "
-                "those (a pass only when there is neither)")  # fmt: skip
+        return said("keeping the whole rack is worth more than any placement or exchange; the best is chosen among "
+                    "those (a pass only when there is neither)")  # fmt: skip
     if kind == EXCHANGE:
-        return "the rules allowed no exchange here, so the best was chosen among the placements"
+        return said("the rules allowed no exchange here, so the best was chosen among the placements")
     if move is not None and move.problems:
-        return "the move played is not among the legal moves the best was chosen from"
-    return "the move played is worth more than the best found"  # pragma: no cover - the best is the maximum
+        return said("the move played is not among the legal moves the best was chosen from")
+    return said("the move played is worth more than the best found")  # pragma: no cover - the best is the maximum
 
 
 def _written(event: GcgTurn) -> MoveSummary:
@@ -611,7 +616,7 @@ def write_outputs(review: GameReview, out_dir: Path) -> list[Path]:
     (equity lost per turn and the running spread).  InputError when DIR cannot be written."""
     import polars as pl
 
-    from literaki_cli.errors import InputError, said
+    from literaki_cli.errors import InputError
 
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

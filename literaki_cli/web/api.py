@@ -316,20 +316,26 @@ async def _raw_body(request: Request, limit: int) -> bytes:
     return bytes(data)
 
 
+def _page_language(request: Request) -> str | None:
+    """The language of the page that asks (its ``x-literaki-lang``); None for a script."""
+    lang = request.headers.get("x-literaki-lang")
+    return lang if lang in LANGUAGES else None
+
+
 def _said(request: Request, message: str) -> dict:
-    """``{"error": message}`` in the words of the page that asks (its ``x-literaki-lang``), else
-    as the command line says it (:mod:`literaki_cli.web.messages`)."""
+    """``{"error": message}`` in the words of the page that asks, else as the command line says it
+    (:mod:`literaki_cli.web.messages`)."""
     from literaki_cli.web.messages import page_message
 
-    lang = request.headers.get("x-literaki-lang")
-    return {"error": page_message(message, lang if lang in LANGUAGES else None)}
+    return {"error": page_message(message, _page_language(request))}
 
 
 def _job_view(request: Request, view: dict) -> dict:
-    """A job's state with the error it ended on (if any) in the words of the page that asks."""
-    if view.get("error"):
-        view["error"] = _said(request, view["error"])["error"]
-    return view
+    """A job's state in the words of the page that asks: the error it ended on, and the notes of
+    its answer (a review's turns)."""
+    from literaki_cli.web.messages import in_page_words
+
+    return in_page_words(view, _page_language(request))
 
 
 async def _refused(request: Request, exc: Exception) -> JSONResponse:

@@ -35,16 +35,16 @@ def page_message(message: str, lang: str | None) -> str:
     """``message`` as the page says it in ``lang`` (None: as the command line says it)."""
     if lang is None:
         return str(message)
-    if isinstance(message, Said):
-        try:
-            text = _said_in(message, lang)
-        except (KeyError, IndexError, ValueError, TypeError):  # a text that does not fit its fields: a bug,
-            return _OPTION_HINT.sub("", message).strip()  # and the page still hears the message
-        # a sentence of the page starts with a capital (the command line's start lower-case), but
-        # not a name it starts with (a file's, a square's)
-        return text[:1].upper() + text[1:] if _starts_with_words(message, lang) else text
-    # a message made without said(): the command line's words, less what names its options
-    return _OPTION_HINT.sub("", message).strip()
+    if not isinstance(message, Said | Joined):  # made without said(): the command line's words,
+        return _OPTION_HINT.sub("", message).strip()  # less what names its options
+    try:
+        text = str(_field_in(message, lang))
+    except (KeyError, IndexError, ValueError, TypeError):  # a text that does not fit its fields: a bug,
+        return _OPTION_HINT.sub("", message).strip()  # and the page still hears the message
+    # a sentence of the page starts with a capital (the command line's start lower-case), but not
+    # a name it starts with (a file's, a square's, a word's)
+    lead = message.parts[0] if isinstance(message, Joined) and message.parts else message
+    return text[:1].upper() + text[1:] if isinstance(lead, Said) and _starts_with_words(lead, lang) else text
 
 
 def _said_in(message: Said, lang: str) -> str:
@@ -97,4 +97,18 @@ _PAGE_FORMAT = _PageFormatter()
 _OPTION_HINT = re.compile(r"\s*\([^()]*--[a-z][^()]*\)|[;:,]\s*(?:use|give|try)\s+--[a-z][\w-]*[^;.]*")
 
 
-__all__ = ["MESSAGE_LANGUAGES", "message_texts", "page_message", "polish_plural"]
+def in_page_words(value, lang: str | None):
+    """``value`` (an answer: dicts, lists, numbers, text) with every message in it said as the
+    page says it in ``lang``; the rest (names, words, moves) as it is."""
+    if lang is None:
+        return value
+    if isinstance(value, Said | Joined):
+        return page_message(value, lang)
+    if isinstance(value, dict):
+        return {key: in_page_words(item, lang) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [in_page_words(item, lang) for item in value]
+    return value
+
+
+__all__ = ["MESSAGE_LANGUAGES", "in_page_words", "message_texts", "page_message", "polish_plural"]

@@ -124,7 +124,7 @@ function showReview() {
       tr.appendChild(td);
     });
     if (t.analysable && t.equity_loss >= 15) tr.classList.add("big-loss");
-    tr.title = t.method + (t.note ? `: ${t.note}` : "");
+    tr.title = text(`method_${t.method}`) + (t.note ? `: ${t.note}` : "");  // how the turn was valued, and why
     tr.addEventListener("click", () => goTurn(t.turn));
     body.appendChild(tr);
   }
