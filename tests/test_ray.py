@@ -63,6 +63,19 @@ def reference(game_lexicon, tmp_path_factory):
     return out
 
 
+#: The games of the run stopped by Ctrl-C: enough that the key lands while games are still to
+#: play (40 take under a second, and the progress bar shows a few of them late).
+STOPPED_GAMES = 200
+
+
+@pytest.fixture(scope="module")
+def stopped_reference(game_lexicon, tmp_path_factory):
+    """The games of the run stopped and resumed, played by one local worker."""
+    out = tmp_path_factory.mktemp("ray-stopped-reference") / "run"
+    assert main(run_args(game_lexicon, STOPPED_GAMES, out, "--workers", "1")) == 0
+    return out
+
+
 @needs_cluster
 def test_a_cluster_run_gives_the_tables_of_one_local_worker(game_lexicon, reference, tmp_path):
     auto, head, client = (tmp_path / name for name in ("auto", "head", "client"))
@@ -85,7 +98,7 @@ import re, sys, pexpect
 args = sys.argv[1:]
 child = pexpect.spawn(args[0], args[1:], encoding="utf-8", timeout=300, dimensions=(24, 160))
 while True:  # the progress bar: wait until a few games are in, then press Ctrl-C
-    child.expect(r"(\\d+)/40 \\[")
+    child.expect(r"(\\d+)/GAMES \\[")
     if int(child.match.group(1)) >= 4:
         break
 child.sendintr()
@@ -93,25 +106,26 @@ child.expect(pexpect.EOF)
 child.close()
 print(child.before)
 sys.exit(child.exitstatus if child.exitstatus is not None else 200)
-"""
+""".replace("GAMES", str(STOPPED_GAMES))
 
 
 @needs_cluster
-def test_a_cluster_run_stopped_by_ctrl_c_keeps_its_games_and_resumes(game_lexicon, reference, tmp_path):
+def test_a_cluster_run_stopped_by_ctrl_c_keeps_its_games_and_resumes(game_lexicon, stopped_reference, tmp_path):
     out = tmp_path / "run"
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER, encoding="utf-8")
     interrupted = shlex.join([sys.executable, str(driver), sys.executable, "-m", "literaki_cli",
-                              *run_args(game_lexicon, 40, out, "--ray", "auto")])  # fmt: skip
+                              *run_args(game_lexicon, STOPPED_GAMES, out, "--ray", "auto")])  # fmt: skip
     resumed = shell(["simulate", "--resume", str(out), "--ray", f"127.0.0.1:{HEAD_PORT}"])
     body = f"{interrupted}; echo interrupted-exit=$?; {resumed}"
     done = run_in_loopback_cluster(body)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "interrupted-exit=130" in done.stdout, done.stdout[-3000:]
-    assert "interrupted: " in done.stdout and " of 40 games kept; continue with --resume" in done.stdout
+    assert "interrupted: " in done.stdout
+    assert f" of {STOPPED_GAMES} games kept; continue with --resume" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert done.leftovers == []
-    assert_same_tables(out, reference)
+    assert_same_tables(out, stopped_reference)
 
 
 def test_without_ray_the_option_names_the_extra_to_install(game_lexicon, tmp_path, capsys, monkeypatch):

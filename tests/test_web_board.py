@@ -189,12 +189,13 @@ def test_every_label_of_the_page_is_in_its_language_the_file_pickers_too(page):
         labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => [e.dataset.label, e.ariaLabel])")
         assert len(labels) >= 13 and all(key and label == texts[key] for key, label in labels), labels
         assert page.inner_text("label.file .button") == texts["game_choose"]
-        with page.expect_file_chooser() as chosen:
-            page.click("label.file .button")  # the page's own button opens the browser's picker
-        chosen.value.set_files(str(EXAMPLES / "simulated-game.gcg"))
-        page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
         page.click("#lang")
         page.wait_for_function("l => document.documentElement.lang === l", arg="pl" if lang == "en" else "en")
+    with page.expect_file_chooser() as chosen:
+        page.click("label.file .button")  # the page's own button opens the browser's picker
+    chosen.value.set_files(str(EXAMPLES / "simulated-game.gcg"))
+    page.wait_for_function("document.getElementById('turn-now').dataset.turn === '1'")
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)  # its review done: no job left
 
 
 def test_a_game_opened_and_stepped_shows_analyzes_numbers(page, flowing_lexicon, capsys):
@@ -348,6 +349,7 @@ def test_a_reload_in_a_game_reopens_it_at_its_turn_with_the_board_as_it_was(brow
     assert board_letters(page) == letters and page.input_value("input[name=rack]") == "KOTEK"
     page.click("#turn-next")  # the game still steps on from its turn
     page.wait_for_function("document.getElementById('turn-now').dataset.turn === '6'")
+    page.wait_for_selector("#turns tbody tr[data-turn='12']", timeout=60_000)  # its review done: no job left
     assert page.errors == []
     page.context.close()
 
