@@ -265,50 +265,45 @@ def _nesting(text: str, pattern: re.Pattern[str]) -> int:
     return deepest
 
 
-def _check_nesting(text: str, source: str | None, pattern: re.Pattern[str], max_nesting: int) -> None:
+def _check_nesting(text: str, pattern: re.Pattern[str], max_nesting: int) -> None:
     # Counting first keeps the scan off every ordinary file: it can only be too deep with
     # more opening brackets than the limit.
     if text.count("[") + text.count("{") > max_nesting and _nesting(text, pattern) > max_nesting:
-        if source is None:
-            raise InputError(said("nested more than {most} levels deep", most=max_nesting))
-        raise InputError(said("{source}: nested more than {most} levels deep", source=source, most=max_nesting))
+        raise InputError(said("nested more than {most} levels deep", most=max_nesting))
 
 
 def loads_json(text: str | bytes, source: str | None, max_nesting: int = MAX_NESTING) -> Any:
     """``text`` parsed as strict JSON; InputError naming ``source`` (and the line and column).
     With ``source`` None the message names no source (its caller says where the text came from)."""
+    try:
+        return _strict_json(text, max_nesting)
+    except InputError as exc:
+        if source is None:
+            raise
+        raise InputError(said("{source}: {error}", source=source, error=message_of(exc))) from None
+
+
+def _strict_json(text: str | bytes, max_nesting: int) -> Any:
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if source is None:
-                raise InputError(said("not UTF-8 text (byte {byte})", byte=exc.start)) from None
-            raise InputError(said("{source}: not UTF-8 text (byte {byte})", source=source, byte=exc.start)) from None
-    _check_nesting(text, source, _BRACKETS, max_nesting)
+            raise InputError(said("not UTF-8 text (byte {byte})", byte=exc.start)) from None
+    _check_nesting(text, _BRACKETS, max_nesting)
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        if source is None:
-            raise InputError(said("line {line} column {column}: not valid JSON ({error})", line=exc.lineno,
-                                  column=exc.colno, error=exc.msg)) from None  # fmt: skip
-        raise InputError(said("{source}: line {line} column {column}: not valid JSON ({error})", source=source,
-                              line=exc.lineno, column=exc.colno, error=exc.msg)) from None  # fmt: skip
+        raise InputError(said("line {line} column {column}: not valid JSON ({error})", line=exc.lineno,
+                              column=exc.colno, error=exc.msg)) from None  # fmt: skip
     except ValueError as exc:
-        if source is None:
-            raise InputError(said("not valid JSON: {error}", error=message_of(exc))) from None
-        raise InputError(said("{source}: not valid JSON: {error}", source=source, error=message_of(exc))) from None
+        raise InputError(said("not valid JSON: {error}", error=message_of(exc))) from None
     except RecursionError:
-        if source is None:
-            raise InputError(said("nested too deeply")) from None
-        raise InputError(said("{source}: nested too deeply", source=source)) from None
+        raise InputError(said("nested too deeply")) from None
     # An escaped high or low surrogate without its pair decodes to a lone surrogate: not text,
     # and no output can write it.
     if _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate(value)) is not None:
         escaped = shown(bad.encode("utf-8", "backslashreplace").decode("utf-8"), quote=False)
-        if source is None:
-            raise InputError(said("the string {value} holds a lone surrogate: not text", value=escaped))
-        raise InputError(said("{source}: the string {value} holds a lone surrogate: not text", source=source,
-                              value=escaped))  # fmt: skip
+        raise InputError(said("the string {value} holds a lone surrogate: not text", value=escaped))
     return value
 
 
@@ -349,21 +344,26 @@ def dumps_json(value: Any, **options: Any) -> str:
 
 def loads_toml(text: str, source: str, max_nesting: int = MAX_NESTING) -> dict[str, Any]:
     """``text`` parsed as TOML; InputError naming ``source`` for invalid or too deeply nested text."""
+    try:
+        return _toml(text, max_nesting)
+    except InputError as exc:
+        raise InputError(said("{source}: {error}", source=source, error=message_of(exc))) from None
+
+
+def _toml(text: str, max_nesting: int) -> dict[str, Any]:
     import tomllib
 
-    _check_nesting(text, source, _TOML_BRACKETS, max_nesting)
+    _check_nesting(text, _TOML_BRACKETS, max_nesting)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(said("{source}: not valid TOML: {error}", source=source, error=str(exc))) from None
+        raise InputError(said("not valid TOML: {error}", error=str(exc))) from None
     except ValueError as exc:  # an integer past Python's digit limit (4,300)
         if "digits" in str(exc):
-            raise InputError(said("{source}: not valid TOML: an integer of thousands of digits",
-                                  source=source)) from None  # fmt: skip
-        raise InputError(said("{source}: not valid TOML: {error}", source=source,
-                              error=shown(str(exc), 120, quote=False))) from None  # fmt: skip
+            raise InputError(said("not valid TOML: an integer of thousands of digits")) from None
+        raise InputError(said("not valid TOML: {error}", error=shown(str(exc), 120, quote=False))) from None
     except RecursionError:
-        raise InputError(said("{source}: nested too deeply", source=source)) from None
+        raise InputError(said("nested too deeply")) from None
 
 
 # --------------------------------------------------------------------------- numbers

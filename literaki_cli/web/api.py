@@ -290,7 +290,7 @@ async def _json_body(request: Request, limit: int) -> dict:
     read); InputError for anything that is not a JSON object."""
     from literaki_cli.inputs import loads_json
 
-    body = loads_json(await _raw_body(request, limit), "the request body")
+    body = loads_json(await _raw_body(request, limit), said("the request body"))
     if not isinstance(body, dict):
         raise InputError(said("the request body must be a JSON object"))
     return body
