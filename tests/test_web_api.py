@@ -89,6 +89,7 @@ def test_check_word_answers_what_check_word_json_prints(client, flowing_lexicon,
     ("/api/solve", {"position": CGP, "all": True}, ["/api/moves"]),  # answers are bounded: long lists are paged
     ("/api/solve", {"position": CGP, "top": 201}, ["at most 200", "/api/moves"]),
     ("/api/position", {"position": CGP.split(" var ")[0] + " var foo;"}, ["unknown variant 'foo'"]),
+    ("/api/image", {"position": CGP, "format": {}}, ["'format' must be 'svg' or 'png', not {}"]),  # (was a 500)
 ])  # fmt: skip
 def test_bad_input_is_a_400_with_the_commands_message(client, path, body, words):
     response = client.post(path, json=body)

@@ -7,6 +7,8 @@ away) and cancelling; and the other endpoints that take a game or give one out (
 from __future__ import annotations
 
 import json
+import random
+import re
 import time
 
 import pytest
@@ -269,3 +271,74 @@ def test_a_reviews_notes_come_in_the_words_of_the_page_that_asks(client):
     assert view["cli"]["notes"][0].startswith("the record names the word list sjp-20260201")
     assert view["pl"]["notes"][0].startswith("Zapis partii podaje słownik sjp-20260201")
     assert view["pl"]["turns"][1]["played"] == view["cli"]["turns"][1]["played"]  # the rest as it is
+
+
+#: Words of the command line's English that a Polish message has no place for (outside quotes,
+#: where a user's own text stands): an oracle apart from the catalog it checks.
+ENGLISH = re.compile(r"\b(the|is|not|must|has|have|board|rack|move|tiles|line|column|of|and|or|with|needs|give|"
+                     r"expected|unknown|square|word|row|between|number|empty|text|list|at|most|least)\b")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|„[^”]*”|\([^)]*\)")
+
+
+def mutated(text: str, rng: random.Random) -> str:
+    chars = list(text)
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(chars) + 1)
+        if rng.random() < 0.4 and chars:
+            del chars[min(at, len(chars) - 1)]
+        else:
+            chars.insert(at, rng.choice("KOTĄŹ?.#>:+-/ 0123456789\n;\"{}[]abcxyzQ\t"))
+    return "".join(chars)
+
+
+def test_bad_input_of_every_kind_is_refused_in_polish_on_the_polish_page(client):
+    """Examples broken at random (a character dropped or added), and valid requests with one key
+    given a wrong value: every refusal the Polish page hears is a Polish sentence (no English
+    word outside the quotes of the user's own text), never a traceback."""
+    rng = random.Random(7)
+    examples = [(p.suffix, p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.iterdir())
+                if p.suffix in (".cgp", ".gcg", ".txt")]  # fmt: skip
+    requests = []
+    for _ in range(500):  # broken positions and game records
+        suffix, text = rng.choice(examples)
+        broken = mutated(text, rng)
+        if suffix == ".gcg" and rng.random() < 0.5:
+            requests.append(("/api/game?name=x.gcg", {"content": broken.encode()}))
+        else:
+            path = rng.choice(["/api/position", "/api/moves", "/api/score"])
+            body = {"position": broken, **({"turn": rng.choice([1, 5, 99, "last", "x"])} if suffix == ".gcg" else {})}
+            body |= {"/api/moves": {"rack": rng.choice(["KOT", "KOT?", "ŹŹ", ""])},
+                     "/api/score": {"move": rng.choice(["8H KOT", "Z1 K", "8H", "-"])}}.get(path, {})  # fmt: skip
+            requests.append((path, {"json": body}))
+    valid = [("/api/solve", {"position": CGP, "top": 5}),
+             ("/api/moves", {"position": CGP, "pattern": "k*", "square": "h8", "length": 3, "tiles": 2, "bingos": False,
+                             "sort": "score", "fold": True, "offset": 0, "limit": 20}),
+             ("/api/score", {"position": CGP, "move": "8H KOT"}), ("/api/position", {"position": GAME, "turn": 3}),
+             ("/api/check-word", {"words": ["kot"]}), ("/api/image", {"position": CGP, "format": "png", "on_turn": 1}),
+             ("/api/record", {"players": ["A", "B"], "turns": [{"player": 1, "rack": "KOTAEIS", "move": "8H KOT"}]}),
+             ("/api/jobs", {"kind": "sim", "position": CGP, "iterations": 10, "candidates": 3, "plies": 2}),
+             ("/api/jobs", {"kind": "endgame", "position": ENDGAME, "time": 1}),
+             ("/api/jobs", {"kind": "analyze", "game": GAME, "endgame_time": 0, "top": 3})]  # fmt: skip
+    junk = ["", "x", "KOT", -1, 0, 10**9, 2.5, True, None, [], {}, ["a"], {"a": 1}, "ŹŹŹ", "Z99", "k[o]", 1e308]
+    for _ in range(400):  # one key of a valid request given a wrong value, or left out
+        path, body = rng.choice(valid)
+        body = dict(body)
+        key = rng.choice([*body, "bogus"])
+        if rng.random() < 0.15:
+            body.pop(key, None)
+        else:
+            body[key] = rng.choice(junk)
+        requests.append((path, {"json": body}))
+    refused = 0
+    for number, (path, request) in enumerate(requests):
+        headers = {"x-literaki-lang": "pl", "x-literaki-client": f"sweep-{number}"}
+        answer = client.post(path, headers=headers, **request)
+        if answer.status_code == 202:  # a job that may run: not this test's business
+            client.post(f"/api/jobs/{answer.json()['id']}/cancel", headers=headers)
+            continue
+        assert answer.status_code in (200, 400, 413, 422, 429), (path, request, answer.text)  # (429: jobs busy)
+        if answer.status_code in (400, 413, 429):
+            refused += 1
+            said = answer.json()["error"]
+            assert not ENGLISH.search(QUOTED.sub("", said)) and "\n" not in said, (path, request, said)
+    assert refused > 600

@@ -177,7 +177,7 @@ def checked_rack(
     if problems and not lenient:
         raise InputError(said("{name} {rack!r}: {problem} (--lenient accepts it for a hypothetical position)",
                               name=name, rack=rack, problem=problems[0]))  # fmt: skip
-    return the_rack, [f"{name} {rack!r}: {p}" for p in problems]
+    return the_rack, [said("{name} {rack!r}: {problem}", name=name, rack=rack, problem=p) for p in problems]
 
 
 def solving_rack(position: Position, rack: str | None, how: str = "give --rack LETTERS") -> str:

@@ -479,7 +479,7 @@ class _LineReader:
 
         def rack_of(token: str) -> str:
             try:
-                return normalize_rack(token, "rack")
+                return normalize_rack(token, said("rack"))
             except InputError as exc:
                 raise self.fail(number, line, message_of(exc)) from None
 

@@ -432,7 +432,7 @@ def _moves(engine: Engine, body: dict) -> JSONResponse:
         reader = PositionReader()
         opened = reader.read(text, None, turn)
         position = opened.position
-        given, rack_warnings = checked_rack(position, rack, reader.lenient, name="rack")
+        given, rack_warnings = checked_rack(position, rack, reader.lenient, name=said("rack"))
         the_rack = solving_rack(position, given, how='give "rack"')
         warnings = opened.warnings + rack_warnings
         board = position.variant.board
@@ -563,7 +563,7 @@ def _image(body: dict) -> Response:
 
     _check_keys(body, ("position", "turn", "format", "on_turn", "lang"))
     fmt = body.get("format", "svg")
-    if fmt not in IMAGE_TYPES:
+    if not isinstance(fmt, str) or fmt not in IMAGE_TYPES:  # (a list or an object is no key)
         raise InputError(said("'format' must be {choices}, not {value}", value=json.dumps(fmt)[:40],
                               choices=alternatives([repr(t) for t in IMAGE_TYPES])))  # fmt: skip
     on_turn, lang = body.get("on_turn"), body.get("lang", "pl")
@@ -639,7 +639,7 @@ def _record(engine: Engine, body: dict) -> JSONResponse:
             raise InputError(said("{where}: 'player' must be 1 or 2", where=where))
         position = Position(variant, board, [turn.get("rack") or ""], [0, 0])
         try:
-            rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name="rack")
+            rack, _ = checked_rack(position, _text_field(turn, "rack", required=True), name=said("rack"))
             scored = score_move(position, _text_field(turn, "move", required=True), rack, engine.lexicon)
         except InputError as exc:
             raise InputError(said("{where}: {error}", where=where, error=message_of(exc))) from None

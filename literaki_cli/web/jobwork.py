@@ -77,7 +77,7 @@ def plan(body: dict, cap_seconds: float = MAX_ENDGAME_SECONDS) -> Plan:
     from literaki_cli.endgame.solver import DEFAULT_KEEP
 
     opened = PositionReader().read(_position_text(body), turn=parse_turn(body.get("turn"), '"turn"'))
-    given, _ = checked_rack(opened.position, _text_field(body, "rack"), name="rack")
+    given, _ = checked_rack(opened.position, _text_field(body, "rack"), name=said("rack"))
     rack = solving_rack(opened.position, given, how='give "rack"')
     if kind == SIM:
         from literaki_cli.montecarlo.settings import DEFAULT, SimSettings
