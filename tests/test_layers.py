@@ -20,6 +20,8 @@ FORBIDDEN = {
     "games": {"review", "montecarlo", "commands", "cluster", "web"},
     "analysis": {"review", "cluster", "web"},
     "review": {"commands", "cluster", "web"},
+    "locales": {"engine", "io", "games", "analysis", "review", "endgame", "equity", "montecarlo", "commands", "cluster",
+                "web"},  # (the words of every layer: play's and the page's alike)
 }
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from literaki_cli.errors import InputError, joined, message_of, said
-from literaki_cli.web.messages import _PAGE_FORMAT, message_texts, page_message, polish_plural
+from literaki_cli.locales import MESSAGE_FORMAT, message_texts, polish_plural
+from literaki_cli.web.messages import page_message
 
 PACKAGE = Path(__file__).resolve().parent.parent / "literaki_cli"
 SERVER_MODULES = ("literaki_cli.web.api", "literaki_cli.web.jobs", "literaki_cli.web.jobwork")
@@ -130,7 +131,7 @@ def catalog_problems(modules: dict[str, Path], polish: dict[str, str], english: 
                 if text is not None and OPTION.search(text):
                     problems.append(f"{where}:{line}: the {lang} text of {template!r} names a command-line option")
                 try:  # numbers in every field: what a count's noun form and a format spec need
-                    _PAGE_FORMAT.format(text or "", **dict.fromkeys(keywords, 2))
+                    MESSAGE_FORMAT.format(text or "", **dict.fromkeys(keywords, 2))
                 except (KeyError, IndexError, ValueError, TypeError) as exc:
                     problems.append(f"{where}:{line}: the {lang} text of {template!r} does not format: {exc!r}")
     if every_template:
@@ -157,9 +158,11 @@ CATALOG = {"pl": {"rack": "stojak", "{what} {rack} holds {count} tiles, at most 
 
 @pytest.fixture
 def catalog(monkeypatch):
+    import literaki_cli.locales as locales
     import literaki_cli.web.messages as messages
 
-    monkeypatch.setattr(messages, "message_texts", lambda lang: CATALOG[lang])
+    for module in (locales, messages):
+        monkeypatch.setattr(module, "message_texts", lambda lang: CATALOG[lang])
 
 
 def test_a_message_said_is_the_command_lines_words_and_the_pages_in_each_language(catalog):

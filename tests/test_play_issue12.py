@@ -186,6 +186,7 @@ def test_the_engine_templates_match_the_engine_messages():
     from literaki_cli.engine.board import Board
     from literaki_cli.engine.move import Tile, parse_move, resolve
     from literaki_cli.engine.scoring import score_tiles
+    from literaki_cli.errors import message_of
 
     t = Texts("pl")
     board = Board.for_variant(V).with_tiles([Tile(7, 7, "k", False), Tile(7, 8, "o", False)])
@@ -193,15 +194,14 @@ def test_the_engine_templates_match_the_engine_messages():
     for move in ("8H (K(O))", "8H K)", "8H ()", "8H KOT", "8H .O", "9H .O", "15O AB"):
         try:
             resolve(parse_move(move, V), board)
-        except Exception as exc:  # noqa: BLE001 - collecting the engine's messages
-            messages.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - collecting the engine's messages (as said: play hears them so)
+            messages.append(message_of(exc))
     messages += score_tiles(board, V, [Tile(0, 0, "a", False), Tile(1, 1, "b", False)], 0).problems
     messages += score_tiles(board, V, [Tile(7, 7, "a", False), Tile(7, 7, "b", False)], 0).problems
     assert len(messages) >= 10
-    for message in messages:
-        for part in message.split("; "):
-            translated = t.translate(part)
-            assert translated != part and not ENGLISH.search(translated.split(":", 1)[-1]), (part, translated)
+    for part in messages:  # (each one message: a list of problems comes one by one)
+        translated = t.translate(part)
+        assert translated != part and not ENGLISH.search(translated.split(":", 1)[-1]), (part, translated)
 
 
 def test_winner_lines_are_polish(flowing_lexicon):

@@ -3,8 +3,8 @@
 A clean line-based prompt (rich for the board and colours, readline for editing and history):
 it works in any terminal, over ssh, in tmux and under scripts, and it is tested end to end in
 a pseudo-terminal.  Every message the player sees comes from ``locales/<lang>.toml`` (Polish by
-default); the engine's own (English) messages are translated through the locale's ``[engine]``
-templates.
+default); the engine's own (English) messages, made by ``said``, in the words of
+``locales/messages.<lang>.toml`` (as the board page says them).
 
 Lower case in a typed word: in GCG notation a lower-case letter is a blank standing for that
 letter (as in ``score``); as play's convenience, a word typed all in lower case takes rack tiles
@@ -17,13 +17,10 @@ import errno
 import json
 import random
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from literaki_cli.engine import alphabet
@@ -33,11 +30,12 @@ from literaki_cli.engine.move import Placement, Tile, parse_move, rack_needs, re
 from literaki_cli.engine.position import BLANK, normalize_rack
 from literaki_cli.engine.scoring import check_words, score_tiles
 from literaki_cli.engine.variant import ACROSS, Variant
-from literaki_cli.errors import InputError, LiterakiError
+from literaki_cli.errors import InputError, LiterakiError, message_of
 from literaki_cli.games.bag import full_bag
 from literaki_cli.games.game import EXCHANGE, PASS, PLACE, Game, Turn
 from literaki_cli.games.players import Level, load_levels, make_players
 from literaki_cli.inputs import dumps_json
+from literaki_cli.locales import MISFIT, locale_file, said_in
 
 LANGUAGES = ("pl", "en")
 DEFAULT_LANGUAGE = "pl"
@@ -59,19 +57,6 @@ class PlayError(InputError):
         return Texts(self.lang)("cli_error", message=str(self))
 
 
-@cache
-def _locale(lang: str) -> dict:
-    return tomllib.loads((resources.files("literaki_cli") / "locales" / f"{lang}.toml").read_text(encoding="utf-8"))
-
-
-@cache
-def _template_pattern(template: str) -> re.Pattern[str]:
-    """A regular expression matching the engine messages made from ``template`` ({name} = any text)."""
-    parts = re.split(r"\{(\w+)\}", template)
-    pattern = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts))
-    return re.compile(pattern, re.DOTALL)
-
-
 class Texts:
     """The interface text of one language; commands are understood in every language."""
 
@@ -79,14 +64,13 @@ class Texts:
         if lang not in LANGUAGES:
             raise InputError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
         self.lang = lang
-        data = _locale(lang)
+        data = locale_file(lang)
         self.commands: dict[str, list[str]] = data["commands"]
         self.text: dict[str, str] = data["text"]
-        self.engine: dict[str, str] = data.get("engine", {})
         self.legend: dict[str, str] = data.get("legend", {})  # the plain-text board's legend
         self.os_errors: dict[str, str] = data.get("os_errors", {})
         # this language's words first, so a word meaning two things means what this UI says
-        self._all_commands = [self.commands] + [_locale(other)["commands"] for other in LANGUAGES if other != lang]
+        self._all_commands = [self.commands] + [locale_file(other)["commands"] for other in LANGUAGES if other != lang]
 
     def __call__(self, key: str, **fields) -> str:
         return self.text[key].format(**fields)
@@ -117,16 +101,15 @@ class Texts:
         return self.os_errors.get(errno.errorcode.get(exc.errno or 0, "")) or exc.strerror or type(exc).__name__
 
     def translate(self, message: str) -> str:
-        """An engine message (English) in this language, through the locale's ``[engine]`` templates;
-        unchanged when no template matches (or the interface is English)."""
-        for template, translation in self.engine.items():
-            m = _template_pattern(template).fullmatch(message)
-            if m:
-                return translation.format(**m.groupdict())
-        return message
-
-    def translate_problems(self, message: str) -> str:
-        return "; ".join(self.translate(part) for part in message.split("; "))
+        """An engine message in this language: one :func:`~literaki_cli.errors.said` made, in the
+        words of ``locales/messages.<lang>.toml``; the command line's English otherwise (or when
+        the interface is English)."""
+        if self.lang == "en":
+            return str(message)
+        try:
+            return str(said_in(message, self.lang))
+        except MISFIT:  # a text that does not fit its fields (a bug): the English still says it
+            return str(message)
 
 
 # ----------------------------------------------------------------- levels and settings
@@ -415,7 +398,7 @@ class PlaySession:
         except PlayError as exc:
             self.say("error", message=str(exc))
         except LiterakiError as exc:
-            self.say("error", message=t.translate(str(exc)))
+            self.say("error", message=t.translate(message_of(exc)))
         return None
 
     def free_rack(self) -> str:
@@ -684,7 +667,7 @@ class PlaySession:
                     raise InputError(what)
                 game.board = game.board.with_tiles(resolve(move, game.board))
             except InputError as exc:
-                raise t.error("bad_event_move", where=where, message=t.translate(str(exc))) from None
+                raise t.error("bad_event_move", where=where, message=t.translate(message_of(exc))) from None
         game.scores[player] = int(total)
         game.turns.append(Turn(game.game_id, len(game.turns), player, nick, rack.lower(), kind, play, int(score),
                                int(total), 0, "", float(score), 0, 0, exchanged=exchanged))  # fmt: skip

@@ -20,7 +20,6 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -88,14 +87,11 @@ def variant_layout(variant) -> dict:
             "tiles": tiles, "blanks": variant.blanks, "rack_size": variant.rack_size}  # fmt: skip
 
 
-@cache
 def board_texts(lang: str) -> dict:
     """The page's texts in ``lang`` (the ``[board]`` table of ``locales/<lang>.toml``)."""
-    import tomllib
-    from importlib import resources
+    from literaki_cli.locales import locale_file
 
-    text = (resources.files("literaki_cli") / "locales" / f"{lang}.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)["board"]
+    return locale_file(lang)["board"]
 
 
 class TooLarge(Exception):
